@@ -1,0 +1,13 @@
+/// Limits applied to every statement.
+public struct ExecutionLimits: Sendable, Hashable {
+    /// The most rows a read returns; further rows are not fetched and the result is `truncated`.
+    public var maxRows: Int
+    /// How long a statement may run before it is interrupted.
+    public var timeout: Duration
+
+    /// Creates limits. Defaults: 500 rows, 10 seconds.
+    public init(maxRows: Int = 500, timeout: Duration = .seconds(10)) {
+        self.maxRows = max(1, maxRows)
+        self.timeout = timeout
+    }
+}

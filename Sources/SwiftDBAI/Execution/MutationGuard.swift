@@ -1,0 +1,64 @@
+import GRDB
+
+/// A transaction observer that watches every change a write makes — its own rows, rows changed
+/// by triggers and by foreign-key actions — and aborts the commit when one falls outside the
+/// policy. The transaction then rolls back: the database is left exactly as it was.
+///
+/// It complements the classifier: the classifier refuses a statement before it runs; the guard
+/// checks what actually happens on the real connection, with the real schema.
+final class MutationGuard: TransactionObserver {
+    private let policy: SafetyPolicy
+    private let schema: DatabaseSchema
+    private(set) var violation: SQLRejection?
+
+    init(policy: SafetyPolicy, schema: DatabaseSchema) {
+        self.policy = policy
+        self.schema = schema
+    }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        let operation: SQLOperation = switch eventKind {
+        case .insert: .insert
+        case .update: .update
+        case .delete: .delete
+        }
+        check(operation, on: eventKind.tableName)
+        return true
+    }
+
+    func databaseDidChange(with event: DatabaseEvent) {
+        let operation: SQLOperation = switch event.kind {
+        case .insert: .insert
+        case .update: .update
+        case .delete: .delete
+        }
+        check(operation, on: event.tableName)
+    }
+
+    func databaseWillCommit() throws {
+        if let violation { throw violation }
+    }
+
+    func databaseDidCommit(_ db: Database) {}
+
+    func databaseDidRollback(_ db: Database) {}
+
+    private func check(_ operation: SQLOperation, on tableName: String) {
+        guard violation == nil else { return }
+        let folded = SQLIdentifier.foldCase(tableName)
+        if folded == "sqlite_sequence" || folded == "sqlite_master" || folded == "sqlite_schema" { return }
+        guard let table = schema.table(named: tableName)?.name ?? schema.shadowTableOwners[folded] else {
+            violation = SQLRejection(.tableNotAllowed, "The write reached \(tableName), an internal or unknown table; it was rolled back.")
+            return
+        }
+        if !policy.allowlist.allows(operation) {
+            violation = SQLRejection(
+                .operationNotAllowed,
+                "The write would \(operation.sqlKeyword) rows of \(table), and \(operation.sqlKeyword) is not allowed; it was rolled back.")
+        } else if !policy.mutationPolicy.allows(operation, on: table) {
+            violation = SQLRejection(
+                .writeNotAllowed,
+                "The write would \(operation.sqlKeyword) rows of \(table), which the mutation policy does not allow; it was rolled back.")
+        }
+    }
+}

@@ -1,0 +1,120 @@
+/// A result column: its name and the type declared in the schema, when it comes from a column.
+public struct QueryColumn: Sendable, Hashable, Codable {
+    /// The column name as SQLite reports it (the alias when there is one).
+    public var name: String
+    /// The declared type of the source column (`INTEGER`, `NVARCHAR(160)`), nil for expressions.
+    public var declaredType: String?
+
+    /// Creates a column description.
+    public init(name: String, declaredType: String? = nil) {
+        self.name = name
+        self.declaredType = declaredType
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name
+        case declaredType = "type"
+    }
+}
+
+/// The rows returned by a read.
+public struct QueryResult: Sendable, Hashable, Codable {
+    /// The result columns, left to right.
+    public var columns: [QueryColumn]
+    /// The rows, each with one value per column.
+    public var rows: [[SQLValue]]
+    /// True when the statement had more rows than the row cap; ``rows`` holds the first ones.
+    public var truncated: Bool
+    /// How long the statement ran.
+    public var elapsed: Duration
+    /// The statement that ran.
+    public var sql: String
+
+    /// The number of rows returned.
+    public var rowCount: Int { rows.count }
+
+    /// Creates a result.
+    public init(columns: [QueryColumn], rows: [[SQLValue]], truncated: Bool = false, elapsed: Duration = .zero, sql: String) {
+        self.columns = columns
+        self.rows = rows
+        self.truncated = truncated
+        self.elapsed = elapsed
+        self.sql = sql
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case columns, rows, truncated, sql
+        case rowCount = "row_count"
+        case elapsedMilliseconds = "elapsed_ms"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        columns = try container.decode([QueryColumn].self, forKey: .columns)
+        rows = try container.decode([[SQLValue]].self, forKey: .rows)
+        truncated = try container.decode(Bool.self, forKey: .truncated)
+        sql = try container.decode(String.self, forKey: .sql)
+        elapsed = .milliseconds(try container.decode(Double.self, forKey: .elapsedMilliseconds))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(columns, forKey: .columns)
+        try container.encode(rows, forKey: .rows)
+        try container.encode(rowCount, forKey: .rowCount)
+        try container.encode(truncated, forKey: .truncated)
+        try container.encode(elapsed.milliseconds, forKey: .elapsedMilliseconds)
+        try container.encode(sql, forKey: .sql)
+    }
+}
+
+/// The outcome of a write.
+public struct MutationResult: Sendable, Hashable, Codable {
+    /// The main operation performed.
+    public var operation: SQLOperation
+    /// Rows inserted, updated or deleted by the statements themselves (not by triggers).
+    public var rowsAffected: Int
+    /// The rowid of the last row inserted, for inserts into rowid tables.
+    public var lastInsertRowID: Int64?
+    /// How long the statements ran.
+    public var elapsed: Duration
+
+    /// Creates a mutation result.
+    public init(operation: SQLOperation, rowsAffected: Int, lastInsertRowID: Int64? = nil, elapsed: Duration = .zero) {
+        self.operation = operation
+        self.rowsAffected = rowsAffected
+        self.lastInsertRowID = lastInsertRowID
+        self.elapsed = elapsed
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case operation
+        case rowsAffected = "rows_affected"
+        case lastInsertRowID = "last_insert_rowid"
+        case elapsedMilliseconds = "elapsed_ms"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        operation = try container.decode(SQLOperation.self, forKey: .operation)
+        rowsAffected = try container.decode(Int.self, forKey: .rowsAffected)
+        lastInsertRowID = try container.decodeIfPresent(Int64.self, forKey: .lastInsertRowID)
+        elapsed = .milliseconds(try container.decode(Double.self, forKey: .elapsedMilliseconds))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(operation, forKey: .operation)
+        try container.encode(rowsAffected, forKey: .rowsAffected)
+        try container.encodeIfPresent(lastInsertRowID, forKey: .lastInsertRowID)
+        try container.encode(elapsed.milliseconds, forKey: .elapsedMilliseconds)
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds, as a floating-point number.
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,304 @@
+import Foundation
+import GRDBSQLite
+
+/// Decides what one SQL statement does by compiling it with SQLite, never by reading its text.
+///
+/// The classifier compiles the statement on a private in-memory copy of the schema
+/// (``DatabaseSchema``), with an SQLite authorizer that records every table read or written —
+/// through views, subqueries, CTEs, triggers and foreign-key actions — every function and PRAGMA,
+/// and every schema, transaction or attachment action. From that record it returns a
+/// ``ClassifiedStatement`` or an ``SQLRejection`` that says why the statement can never run
+/// through a tool, whatever the policy.
+///
+/// ```swift
+/// let classifier = try SQLStatementClassifier(schema: schema)
+/// let statement = try classifier.classify("WITH x AS (SELECT 1) DELETE FROM t")
+/// statement.operation // .delete
+/// ```
+///
+/// Thread-safe: compilations are serialized on the private connection.
+public final class SQLStatementClassifier: @unchecked Sendable {
+    /// The schema the classifier compiles against.
+    public let schema: DatabaseSchema
+
+    private let lock = NSLock()
+    private let replica: SchemaReplica
+    private let recorder = AuthorizerRecorder()
+
+    /// Functions with side effects outside the database, or that can reconfigure SQLite.
+    static let forbiddenFunctions: Set<String> = [
+        "load_extension", "fts3_tokenizer", "readfile", "writefile", "edit", "sqlite_dbpage",
+    ]
+
+    /// PRAGMAs that only describe the schema; they may name a table, which counts as a read.
+    static let introspectionPragmas: Set<String> = [
+        "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
+        "foreign_key_list", "foreign_key_check", "collation_list", "function_list", "module_list",
+        "pragma_list", "database_list", "compile_options", "integrity_check", "quick_check",
+    ]
+
+    /// PRAGMAs that may be read, never assigned.
+    static let readablePragmas: Set<String> = [
+        "user_version", "schema_version", "application_id", "data_version", "page_count", "page_size",
+        "freelist_count", "encoding", "journal_mode", "foreign_keys", "auto_vacuum", "max_page_count",
+        "busy_timeout", "query_only", "recursive_triggers", "case_sensitive_like", "cache_size",
+        "synchronous", "temp_store", "locking_mode", "secure_delete", "legacy_alter_table",
+    ]
+
+    /// Eponymous virtual tables that are pure functions of their arguments.
+    static let tableValuedFunctions: Set<String> = ["json_each", "json_tree"]
+
+    /// Creates a classifier for a schema.
+    ///
+    /// - Throws: ``SwiftDBAIError/cannotOpen(path:reason:)`` if the private connection cannot open.
+    public init(schema: DatabaseSchema) throws(SwiftDBAIError) {
+        self.schema = schema
+        self.replica = try SchemaReplica(schema: schema)
+        recorder.install(on: replica.connection)
+    }
+
+    /// Names of schema objects that the private copy could not reproduce (for example a virtual
+    /// table whose module this SQLite lacks). Statements that use them fail to compile.
+    public var skippedObjects: [String] { replica.skippedObjects }
+
+    /// Classifies exactly one statement.
+    ///
+    /// - Throws: ``SQLRejection`` when the text is empty, holds several statements, does not
+    ///   compile, or does something no tool may do (schema changes, transaction control,
+    ///   ATTACH, PRAGMA assignments, `load_extension`, VACUUM, internal tables).
+    public func classify(_ sql: String) throws(SQLRejection) -> ClassifiedStatement {
+        lock.lock()
+        defer { lock.unlock() }
+        let compiled = try compile(sql)
+        var statement = try analyze(compiled, sql: sql)
+        if statement.operation == .insert || statement.operation == .update {
+            for table in conflictReplacementTables(sql) {
+                statement.tablesWritten[table, default: []].insert(.delete)
+            }
+        }
+        return statement
+    }
+
+    // MARK: - Compilation
+
+    private struct CompiledStatement {
+        var actions: [AuthorizerAction]
+        var isReadOnly: Bool
+        var isExplain: Bool
+        var columnCount: Int
+        var parameterNames: [String?]
+    }
+
+    private func compile(_ sql: String) throws(SQLRejection) -> CompiledStatement {
+        let connection = replica.connection
+        recorder.reset()
+        recorder.isRecording = true
+        defer { recorder.isRecording = false }
+
+        let result: Result<CompiledStatement, SQLRejection> = sql.withCString { start in
+            var statement: OpaquePointer?
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(connection, start, -1, 0, &statement, &tail)
+            guard code == SQLITE_OK else {
+                let message = String(cString: sqlite3_errmsg(connection))
+                return .failure(SQLRejection(.invalidSQL, "SQLite cannot compile the statement: \(message)."))
+            }
+            guard let statement else {
+                return .failure(SQLRejection(.emptyStatement, "The SQL text holds no statement."))
+            }
+            defer { sqlite3_finalize(statement) }
+            let parameterCount = Int(sqlite3_bind_parameter_count(statement))
+            let compiled = CompiledStatement(
+                actions: recorder.actions,
+                isReadOnly: sqlite3_stmt_readonly(statement) != 0,
+                isExplain: sqlite3_stmt_isexplain(statement) != 0,
+                columnCount: Int(sqlite3_column_count(statement)),
+                parameterNames: (0..<parameterCount).map { index in
+                    sqlite3_bind_parameter_name(statement, Int32(index + 1)).map { String(cString: $0) }
+                })
+            if let tail, Self.holdsAnotherStatement(tail, connection: connection) {
+                return .failure(SQLRejection(
+                    .multipleStatements,
+                    "Send exactly one statement per call; the text holds more than one (or trailing text after a `;`)."))
+            }
+            return .success(compiled)
+        }
+        return try result.get()
+    }
+
+    /// True when the text after the first statement holds anything but white space and comments.
+    private static func holdsAnotherStatement(_ tail: UnsafePointer<CChar>, connection: OpaquePointer) -> Bool {
+        guard tail.pointee != 0 else { return false }
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection, tail, -1, 0, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        return code != SQLITE_OK || statement != nil
+    }
+
+    // MARK: - Analysis
+
+    private func analyze(_ compiled: CompiledStatement, sql: String) throws(SQLRejection) -> ClassifiedStatement {
+        var tablesRead: Set<String> = []
+        var tablesWritten: [String: Set<SQLOperation>] = [:]
+        var directOperation: SQLOperation?
+
+        for action in compiled.actions {
+            switch action.code {
+            case SQLITE_SELECT, SQLITE_RECURSIVE:
+                continue
+
+            case SQLITE_READ:
+                try requireMainDatabase(action)
+                guard let name = action.first, let table = try readableObject(named: name) else { continue }
+                tablesRead.insert(table)
+
+            case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
+                guard let name = action.first, !Self.isSchemaTable(name) else {
+                    // Bookkeeping of sqlite_schema while a virtual table declares itself; a real
+                    // schema change is refused through its own action code.
+                    continue
+                }
+                try requireMainDatabase(action)
+                let table = try writableTable(named: name)
+                let operation: SQLOperation = switch action.code {
+                case SQLITE_INSERT: .insert
+                case SQLITE_UPDATE: .update
+                default: .delete
+                }
+                tablesWritten[table, default: []].insert(operation)
+                if directOperation == nil, action.source == nil {
+                    directOperation = operation
+                }
+
+            case SQLITE_PRAGMA:
+                try requireMainDatabase(action)
+                if let table = try allowedPragma(action) { tablesRead.insert(table) }
+
+            case SQLITE_FUNCTION:
+                let name = SQLIdentifier.foldCase(action.second ?? "")
+                if Self.forbiddenFunctions.contains(name) {
+                    throw SQLRejection(.functionNotAllowed, "The function \(name)() is never allowed: it acts outside the data.")
+                }
+
+            case SQLITE_TRANSACTION, SQLITE_SAVEPOINT:
+                throw SQLRejection(
+                    .transactionControl,
+                    "Transaction control (BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE) is not allowed: every call runs in its own transaction.")
+
+            case SQLITE_ATTACH, SQLITE_DETACH:
+                throw SQLRejection(.attachedDatabase, "ATTACH, DETACH and VACUUM are not allowed: only the open database is reachable.")
+
+            case SQLITE_CREATE_INDEX, SQLITE_CREATE_TABLE, SQLITE_CREATE_TEMP_INDEX, SQLITE_CREATE_TEMP_TABLE,
+                 SQLITE_CREATE_TEMP_TRIGGER, SQLITE_CREATE_TEMP_VIEW, SQLITE_CREATE_TRIGGER, SQLITE_CREATE_VIEW,
+                 SQLITE_DROP_INDEX, SQLITE_DROP_TABLE, SQLITE_DROP_TEMP_INDEX, SQLITE_DROP_TEMP_TABLE,
+                 SQLITE_DROP_TEMP_TRIGGER, SQLITE_DROP_TEMP_VIEW, SQLITE_DROP_TRIGGER, SQLITE_DROP_VIEW,
+                 SQLITE_ALTER_TABLE, SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE:
+                throw SQLRejection(.schemaChange, "Schema changes (CREATE, DROP, ALTER) are not allowed through a query or a tool.")
+
+            default:
+                throw SQLRejection(
+                    .unsupportedStatement,
+                    "Only SELECT, INSERT, UPDATE and DELETE statements are allowed (not VACUUM, ANALYZE, REINDEX).")
+            }
+        }
+
+        let operation: SQLOperation
+        if compiled.isExplain {
+            guard tablesWritten.isEmpty else {
+                throw SQLRejection(.unsupportedStatement, "EXPLAIN is allowed for reads only.")
+            }
+            operation = .select
+        } else if let directOperation {
+            operation = directOperation
+        } else if let anyWrite = tablesWritten.values.flatMap({ $0 }).min() {
+            operation = anyWrite
+        } else if compiled.isReadOnly && compiled.columnCount > 0 {
+            operation = .select
+        } else {
+            throw SQLRejection(
+                .unsupportedStatement,
+                "Only SELECT, INSERT, UPDATE and DELETE statements are allowed; this statement is none of them.")
+        }
+
+        return ClassifiedStatement(
+            sql: sql, operation: operation, tablesRead: tablesRead, tablesWritten: tablesWritten,
+            isReadOnly: compiled.isReadOnly, columnCount: compiled.columnCount,
+            parameterCount: compiled.parameterNames.count, parameterNames: compiled.parameterNames)
+    }
+
+    private func requireMainDatabase(_ action: AuthorizerAction) throws(SQLRejection) {
+        guard let database = action.database, database != "main" else { return }
+        throw SQLRejection(
+            .attachedDatabase,
+            "Only the main database is reachable; \(database).\(action.first ?? "") is not.")
+    }
+
+    private static func isSchemaTable(_ name: String) -> Bool {
+        let folded = SQLIdentifier.foldCase(name)
+        return folded == "sqlite_master" || folded == "sqlite_schema"
+            || folded == "sqlite_temp_master" || folded == "sqlite_temp_schema"
+    }
+
+    /// The canonical name of a table or view read, nil for table-valued functions, or a rejection
+    /// for internal objects.
+    private func readableObject(named name: String) throws(SQLRejection) -> String? {
+        if let table = schema.table(named: name) { return table.name }
+        let folded = SQLIdentifier.foldCase(name)
+        if let owner = schema.shadowTableOwners[folded] { return owner }
+        if Self.isSchemaTable(name) { return "sqlite_schema" }
+        if folded == "sqlite_sequence" || folded.hasPrefix("sqlite_stat") { return folded }
+        if Self.tableValuedFunctions.contains(folded) || folded.hasPrefix("pragma_") { return nil }
+        throw SQLRejection(.tableNotAllowed, "\(name) is an internal object that cannot be read.")
+    }
+
+    /// The canonical name of a table written, or a rejection for internal objects.
+    private func writableTable(named name: String) throws(SQLRejection) -> String {
+        if let table = schema.table(named: name) { return table.name }
+        let folded = SQLIdentifier.foldCase(name)
+        if let owner = schema.shadowTableOwners[folded] { return owner }
+        throw SQLRejection(.tableNotAllowed, "\(name) is an internal object that cannot be written.")
+    }
+
+    /// Nil when the PRAGMA is allowed and names no table; the table name when it names one.
+    private func allowedPragma(_ action: AuthorizerAction) throws(SQLRejection) -> String? {
+        let name = SQLIdentifier.foldCase(action.first ?? "")
+        if Self.introspectionPragmas.contains(name) {
+            // `PRAGMA table_info(t)` reveals the columns of t: it counts as reading t.
+            return action.second.flatMap { schema.table(named: $0)?.name }
+        }
+        if Self.readablePragmas.contains(name), action.second == nil {
+            return nil
+        }
+        if action.second != nil {
+            throw SQLRejection(
+                .pragmaNotAllowed,
+                "PRAGMA \(name) = … changes a setting of the connection or the file; settings are never changed.")
+        }
+        throw SQLRejection(.pragmaNotAllowed, "PRAGMA \(name) is not allowed; only read-only introspection PRAGMAs are.")
+    }
+
+    // MARK: - Conflict replacement
+
+    /// Tables whose rows the statement may delete to resolve a conflict (`REPLACE`,
+    /// `INSERT OR REPLACE`, `UPDATE OR REPLACE`, `ON CONFLICT REPLACE` constraints), read from
+    /// the compiled program: an `OP_Delete` on a table that is not the delete half of an update.
+    private func conflictReplacementTables(_ sql: String) -> Set<String> {
+        let connection = replica.connection
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v3(connection, "EXPLAIN " + sql, -1, 0, &statement, nil) == SQLITE_OK,
+              let statement else { return [] }
+        defer { sqlite3_finalize(statement) }
+        let isUpdateFlag: Int64 = 0x04  // OPFLAG_ISUPDATE
+        var tables: Set<String> = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            guard let opcode = sqlite3_column_text(statement, 1),
+                  String(cString: opcode) == "Delete",
+                  sqlite3_column_int64(statement, 3) & isUpdateFlag == 0,
+                  let p4 = sqlite3_column_text(statement, 5)
+            else { continue }
+            let name = String(cString: p4)
+            if let table = schema.table(named: name) { tables.insert(table.name) }
+        }
+        return tables
+    }
+}

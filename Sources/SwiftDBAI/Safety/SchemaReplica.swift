@@ -1,0 +1,78 @@
+import GRDBSQLite
+
+/// A private in-memory SQLite connection that holds a copy of a database's schema and no data.
+///
+/// The classifier compiles statements here, so classification never touches the user's file,
+/// takes no lock, and sees exactly the tables, views, indexes and triggers of the real database.
+final class SchemaReplica {
+    let connection: OpaquePointer
+    /// Objects that could not be replayed (an unknown virtual-table module, a broken view).
+    private(set) var skippedObjects: [String] = []
+
+    init(schema: DatabaseSchema) throws(SwiftDBAIError) {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        guard sqlite3_open_v2(":memory:", &handle, flags, nil) == SQLITE_OK, let handle else {
+            if let handle { sqlite3_close(handle) }
+            throw SwiftDBAIError.cannotOpen(path: ":memory:", reason: "the classifier could not open its private connection")
+        }
+        connection = handle
+        // Foreign-key actions and their effects are compiled only when foreign keys are enforced,
+        // as they are on every connection SwiftDBAI opens.
+        execute("PRAGMA foreign_keys = ON")
+        replay(schema)
+    }
+
+    deinit {
+        sqlite3_close_v2(connection)
+    }
+
+    private func replay(_ schema: DatabaseSchema) {
+        var pending: [(name: String, sql: String, fallback: String?)] = []
+        for table in schema.tables where table.kind != .view {
+            pending.append((table.name, table.sql, table.kind == .virtual ? Self.plainTableDDL(for: table) : nil))
+        }
+        for table in schema.tables where table.kind == .view {
+            pending.append((table.name, table.sql, nil))
+        }
+        for table in schema.tables {
+            for index in table.indexes {
+                if let sql = index.sql { pending.append((index.name, sql, nil)) }
+            }
+        }
+        for trigger in schema.triggers {
+            pending.append((trigger.name, trigger.sql, nil))
+        }
+        // Views and triggers may depend on objects created later: replay until nothing progresses.
+        while !pending.isEmpty {
+            var failed: [(name: String, sql: String, fallback: String?)] = []
+            for object in pending where !execute(object.sql) {
+                failed.append(object)
+            }
+            if failed.count == pending.count {
+                for object in failed {
+                    if let fallback = object.fallback, execute(fallback) { continue }
+                    skippedObjects.append(object.name)
+                }
+                break
+            }
+            pending = failed
+        }
+        // Connect virtual tables now, so that their modules' own statements are not mistaken
+        // for the statement being classified.
+        for table in schema.tables where table.kind == .virtual {
+            execute("SELECT 0 FROM \(SQLIdentifier.quote(table.name)) LIMIT 0")
+        }
+    }
+
+    /// A plain table with the columns of a virtual table whose module is not available here.
+    private static func plainTableDDL(for table: TableSchema) -> String {
+        let columns = table.columns.map(\.name).map(SQLIdentifier.quote).joined(separator: ", ")
+        return "CREATE TABLE \(SQLIdentifier.quote(table.name))(\(columns.isEmpty ? "_" : columns))"
+    }
+
+    @discardableResult
+    func execute(_ sql: String) -> Bool {
+        sqlite3_exec(connection, sql, nil, nil, nil) == SQLITE_OK
+    }
+}

@@ -1,0 +1,48 @@
+/// Hooks around statement execution: confirmation of destructive operations and auditing.
+///
+/// ```swift
+/// struct AskTheUser: ToolExecutionDelegate {
+///     func confirmDestructiveOperation(_ request: DestructiveOperationRequest) async -> Bool {
+///         await presentConfirmation(for: request.statement.sql)
+///     }
+/// }
+/// ```
+public protocol ToolExecutionDelegate: Sendable {
+    /// Asked before a destructive statement (a `DELETE` by default) runs. Return true to run it.
+    /// The default declines.
+    func confirmDestructiveOperation(_ request: DestructiveOperationRequest) async -> Bool
+
+    /// Called after the policy allowed the statement, just before it runs.
+    func willExecuteSQL(_ statement: ClassifiedStatement) async
+
+    /// Called after the statement ran or failed. A failed write left the database unchanged.
+    func didExecuteSQL(_ statement: ClassifiedStatement, outcome: SQLExecutionOutcome) async
+}
+
+extension ToolExecutionDelegate {
+    public func confirmDestructiveOperation(_ request: DestructiveOperationRequest) async -> Bool { false }
+    public func willExecuteSQL(_ statement: ClassifiedStatement) async {}
+    public func didExecuteSQL(_ statement: ClassifiedStatement, outcome: SQLExecutionOutcome) async {}
+}
+
+/// A destructive statement waiting for confirmation.
+public struct DestructiveOperationRequest: Sendable, Hashable {
+    /// The classified statement.
+    public var statement: ClassifiedStatement
+    /// The values bound to its parameters.
+    public var arguments: SQLArguments
+    /// The tables whose rows would be deleted.
+    public var tablesAffected: [String] {
+        statement.tablesWritten.filter { $0.value.contains(.delete) }.keys.sorted()
+    }
+}
+
+/// How a statement execution ended.
+public enum SQLExecutionOutcome: Sendable, Hashable {
+    /// A read returned rows.
+    case rows(count: Int, truncated: Bool)
+    /// A write changed rows and was committed.
+    case changes(rowsAffected: Int)
+    /// The statement failed; writes were rolled back.
+    case failed(SwiftDBAIError)
+}

@@ -1,0 +1,102 @@
+/// A table, view or virtual table of the main database.
+public struct TableSchema: Sendable, Hashable, Codable, Identifiable {
+    /// The kind of schema object.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// An ordinary table.
+        case table
+        /// A view.
+        case view
+        /// A virtual table (FTS5, R*Tree, …).
+        case virtual
+    }
+
+    /// The name, exactly as declared (spaces, quotes and non-ASCII characters included).
+    public var name: String
+    /// Table, view or virtual table.
+    public var kind: Kind
+    /// The columns, in declaration order, hidden and generated ones included.
+    public var columns: [ColumnSchema]
+    /// Foreign keys declared by the table.
+    public var foreignKeys: [ForeignKeySchema]
+    /// Indexes of the table, constraint indexes included.
+    public var indexes: [IndexSchema]
+    /// True for `WITHOUT ROWID` tables.
+    public var isWithoutRowID: Bool
+    /// True for `STRICT` tables.
+    public var isStrict: Bool
+    /// The module of a virtual table (`fts5`, `rtree`, …), nil otherwise.
+    public var virtualTableModule: String?
+    /// An approximate row count: exact up to ``RowCountEstimate/exactLimit`` rows; nil for views.
+    public var rowCount: RowCountEstimate?
+    /// The `CREATE` statement stored in `sqlite_schema`.
+    public var sql: String
+
+    /// The name, which identifies the object within its database.
+    public var id: String { name }
+
+    /// The primary-key columns in key order (empty for views and rowid-only tables).
+    public var primaryKey: [String] {
+        columns.filter { $0.primaryKeyPosition != nil }
+            .sorted { ($0.primaryKeyPosition ?? 0) < ($1.primaryKeyPosition ?? 0) }
+            .map(\.name)
+    }
+
+    /// Returns the column with the given name (SQLite's ASCII case-insensitive rules), or nil.
+    public func column(named name: String) -> ColumnSchema? {
+        let key = SQLIdentifier.foldCase(name)
+        return columns.first { SQLIdentifier.foldCase($0.name) == key }
+    }
+
+    /// Creates a table description.
+    public init(
+        name: String, kind: Kind, columns: [ColumnSchema], foreignKeys: [ForeignKeySchema] = [],
+        indexes: [IndexSchema] = [], isWithoutRowID: Bool = false, isStrict: Bool = false,
+        virtualTableModule: String? = nil, rowCount: RowCountEstimate? = nil, sql: String = ""
+    ) {
+        self.name = name
+        self.kind = kind
+        self.columns = columns
+        self.foreignKeys = foreignKeys
+        self.indexes = indexes
+        self.isWithoutRowID = isWithoutRowID
+        self.isStrict = isStrict
+        self.virtualTableModule = virtualTableModule
+        self.rowCount = rowCount
+        self.sql = sql
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name
+        case kind
+        case columns
+        case foreignKeys = "foreign_keys"
+        case indexes
+        case isWithoutRowID = "without_rowid"
+        case isStrict = "strict"
+        case virtualTableModule = "module"
+        case rowCount = "row_count"
+        case sql
+    }
+}
+
+/// An approximate number of rows.
+public struct RowCountEstimate: Sendable, Hashable, Codable {
+    /// Tables up to this many rows are counted exactly; larger ones are estimated.
+    public static let exactLimit = 10_000
+
+    /// The number of rows, exact when ``isExact`` is true.
+    public var count: Int
+    /// True when ``count`` was counted rather than estimated.
+    public var isExact: Bool
+
+    /// Creates an estimate.
+    public init(count: Int, isExact: Bool) {
+        self.count = count
+        self.isExact = isExact
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case count
+        case isExact = "exact"
+    }
+}

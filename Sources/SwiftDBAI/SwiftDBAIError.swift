@@ -1,0 +1,73 @@
+import Foundation
+
+/// An error thrown by SwiftDBAI.
+///
+/// Every case carries enough context to say what happened and what to change. Messages never
+/// contain bound values or credentials; they contain SQL only where the caller supplied it.
+public enum SwiftDBAIError: Error, Sendable, Hashable {
+    /// No file exists at the given path. SwiftDBAI never creates a database.
+    case fileNotFound(path: String)
+    /// The file exists but is not an SQLite database (or is encrypted).
+    case notADatabase(path: String)
+    /// The database holds no table and no view, or the file is empty (0 bytes).
+    case emptyDatabase(path: String)
+    /// The file cannot be opened (permissions, a directory, an I/O error).
+    case cannotOpen(path: String, reason: String)
+    /// The safety policy refused the statement before anything ran.
+    case rejected(SQLRejection)
+    /// SQLite reported an error while compiling or running a statement.
+    case sqlite(code: Int32, message: String)
+    /// The database stayed locked by another connection longer than the busy timeout.
+    case databaseBusy(message: String)
+    /// The statement ran longer than the configured timeout and was interrupted.
+    case timeout(milliseconds: Int)
+    /// The task that ran the statement was cancelled; the statement was interrupted.
+    case cancelled
+    /// A destructive operation needs a confirmation that was not given.
+    case confirmationRequired(SQLOperation, tables: [String])
+    /// The ``ToolExecutionDelegate`` declined a destructive operation. Nothing was changed.
+    case confirmationDeclined(SQLOperation, tables: [String])
+    /// A structured request named a table or view that does not exist (or is hidden).
+    case unknownTable(String, available: [String])
+    /// A structured request named a column that the table does not have.
+    case unknownColumn(String, table: String, available: [String])
+    /// A structured request is malformed; the message says what to change.
+    case invalidRequest(String)
+}
+
+extension SwiftDBAIError: CustomStringConvertible, LocalizedError {
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path):
+            return "No database file at \(path). Check the path; SwiftDBAI never creates a database."
+        case .notADatabase(let path):
+            return "\(path) is not an SQLite database (or it is encrypted). Point to an SQLite file."
+        case .emptyDatabase(let path):
+            return "\(path) holds no table or view. Check that this is the database you meant."
+        case .cannotOpen(let path, let reason):
+            return "Cannot open \(path): \(reason)."
+        case .rejected(let rejection):
+            return rejection.message
+        case .sqlite(_, let message):
+            return "SQLite error: \(message)"
+        case .databaseBusy(let message):
+            return "The database is locked by another connection (\(message)). Retry when the other writer is done."
+        case .timeout(let milliseconds):
+            return "The statement was interrupted after \(milliseconds) ms. Narrow the query (add a WHERE or a LIMIT) or raise the timeout."
+        case .cancelled:
+            return "The statement was cancelled and interrupted; nothing was changed."
+        case .confirmationRequired(let operation, let tables):
+            return "\(operation.sqlKeyword) on \(tables.joined(separator: ", ")) is destructive and needs confirmation."
+        case .confirmationDeclined(let operation, let tables):
+            return "\(operation.sqlKeyword) on \(tables.joined(separator: ", ")) was not confirmed; nothing was changed."
+        case .unknownTable(let name, let available):
+            return "No table or view named \(name). Available: \(available.joined(separator: ", "))."
+        case .unknownColumn(let name, let table, let available):
+            return "Table \(table) has no column named \(name). Columns: \(available.joined(separator: ", "))."
+        case .invalidRequest(let message):
+            return message
+        }
+    }
+
+    public var errorDescription: String? { description }
+}
