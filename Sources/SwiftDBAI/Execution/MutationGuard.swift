@@ -10,6 +10,8 @@ final class MutationGuard: TransactionObserver {
     private let policy: SafetyPolicy
     private let schema: DatabaseSchema
     private(set) var violation: SQLRejection?
+    /// Rowids changed per table (canonical names), in the order of the changes.
+    private(set) var changedRowIDs: [String: [Int64]] = [:]
 
     init(policy: SafetyPolicy, schema: DatabaseSchema) {
         self.policy = policy
@@ -22,7 +24,7 @@ final class MutationGuard: TransactionObserver {
         case .update: .update
         case .delete: .delete
         }
-        check(operation, on: eventKind.tableName)
+        _ = check(operation, on: eventKind.tableName)
         return true
     }
 
@@ -32,7 +34,9 @@ final class MutationGuard: TransactionObserver {
         case .update: .update
         case .delete: .delete
         }
-        check(operation, on: event.tableName)
+        if let table = check(operation, on: event.tableName) {
+            changedRowIDs[table, default: []].append(event.rowID)
+        }
     }
 
     func databaseWillCommit() throws {
@@ -43,14 +47,17 @@ final class MutationGuard: TransactionObserver {
 
     func databaseDidRollback(_ db: Database) {}
 
-    private func check(_ operation: SQLOperation, on tableName: String) {
-        guard violation == nil else { return }
+    /// Records a violation if the change is outside the policy; returns the canonical table name.
+    private func check(_ operation: SQLOperation, on tableName: String) -> String? {
         let folded = SQLIdentifier.foldCase(tableName)
-        if folded == "sqlite_sequence" || folded == "sqlite_master" || folded == "sqlite_schema" { return }
+        if folded == "sqlite_sequence" || folded == "sqlite_master" || folded == "sqlite_schema" { return nil }
         guard let table = schema.table(named: tableName)?.name ?? schema.shadowTableOwners[folded] else {
-            violation = SQLRejection(.tableNotAllowed, "The write reached \(tableName), an internal or unknown table; it was rolled back.")
-            return
+            if violation == nil {
+                violation = SQLRejection(.tableNotAllowed, "The write reached \(tableName), an internal or unknown table; it was rolled back.")
+            }
+            return nil
         }
+        guard violation == nil else { return table }
         if !policy.allowlist.allows(operation) {
             violation = SQLRejection(
                 .operationNotAllowed,
@@ -60,5 +67,6 @@ final class MutationGuard: TransactionObserver {
                 .writeNotAllowed,
                 "The write would \(operation.sqlKeyword) rows of \(table), which the mutation policy does not allow; it was rolled back.")
         }
+        return table
     }
 }

@@ -4,7 +4,10 @@ import GRDBSQLite
 ///
 /// Installed with SQLite's progress handler for the duration of one database access, so the
 /// deadline applies to exactly that access and never to a later statement on the connection.
-final class StatementDeadline {
+///
+/// `@unchecked Sendable`: ``didExpire`` is written only on the database's serial queue while the
+/// access runs, and read after the access has completed.
+final class StatementDeadline: @unchecked Sendable {
     private let deadline: ContinuousClock.Instant
     private(set) var didExpire = false
 

@@ -1,0 +1,81 @@
+import GRDB
+import GRDBSQLite
+
+extension SQLExecutor {
+    /// Runs one read-only statement and returns its rows, at most the row cap.
+    ///
+    /// The statement must compile to a read that returns columns (`SELECT`, `WITH … SELECT`,
+    /// `VALUES`, read-only `PRAGMA` functions, `EXPLAIN`). Rows are fetched one by one and fetching
+    /// stops at the cap, so a huge result costs bounded memory; the result then reports
+    /// ``QueryResult/truncated``.
+    ///
+    /// - Parameters:
+    ///   - sql: exactly one statement.
+    ///   - arguments: values for its `?` or `:name` parameters.
+    ///   - maxRows: a smaller cap for this call; never raises ``ExecutionLimits/maxRows`` or a
+    ///     ``MaxRowLimitValidator``.
+    /// - Throws: ``SwiftDBAIError/rejected(_:)`` when the statement is not an allowed read,
+    ///   ``SwiftDBAIError/timeout(milliseconds:)``, ``SwiftDBAIError/cancelled``,
+    ///   ``SwiftDBAIError/sqlite(code:message:)``.
+    public func query(
+        _ sql: String, arguments: SQLArguments = .none, maxRows: Int? = nil
+    ) async throws(SwiftDBAIError) -> QueryResult {
+        let statement = try await check(sql)
+        guard statement.operation == .select, statement.writeOperations.isEmpty else {
+            throw .rejected(SQLRejection(
+                .unexpectedOperation,
+                "A query must be a read; this statement is \(statement.operation.sqlKeyword). Use the \(statement.operation.rawValue) operation instead."))
+        }
+        try ArgumentsCheck.validate(arguments, for: statement)
+        let cap = [maxRows, limits.maxRows, policy.maximumRowCount].compactMap { $0 }.min().map { max(1, $0) } ?? limits.maxRows
+        await delegate?.willExecuteSQL(statement)
+        let deadline = StatementDeadline(timeout: limits.timeout)
+        let result: Result<QueryResult, SwiftDBAIError>
+        do {
+            result = .success(try await database.read { db in
+                try deadline.armed(on: db.sqliteConnection) {
+                    try self.fetch(sql, arguments: arguments, cap: cap, db: db)
+                }
+            })
+        } catch {
+            result = .failure(mapped(error, deadline: deadline))
+        }
+        switch result {
+        case .success(let rows):
+            await delegate?.didExecuteSQL(statement, outcome: .rows(count: rows.rowCount, truncated: rows.truncated))
+        case .failure(let error):
+            await delegate?.didExecuteSQL(statement, outcome: .failed(error))
+        }
+        return try result.get()
+    }
+
+    /// Steps the statement on the real connection until `cap` rows, plus one to detect truncation.
+    private func fetch(_ sql: String, arguments: SQLArguments, cap: Int, db: Database) throws -> QueryResult {
+        let start = ContinuousClock.now
+        let statement = try db.makeStatement(sql: sql)
+        // Belt and braces: the real connection must agree with the classifier.
+        guard statement.isReadonly, statement.columnCount > 0 else {
+            throw SQLRejection(.unexpectedOperation, "A query must be a read that returns rows.")
+        }
+        try statement.setArguments(arguments.statementArguments)
+        let handle = statement.sqliteStatement
+        let columnCount = statement.columnCount
+        let columns = (0..<columnCount).map { index in
+            QueryColumn(
+                name: statement.columnNames[index],
+                declaredType: sqlite3_column_decltype(handle, Int32(index)).map { String(cString: $0) })
+        }
+        var rows: [[SQLValue]] = []
+        var truncated = false
+        let cursor = try Row.fetchCursor(statement)
+        while let row = try cursor.next() {
+            if rows.count == cap {
+                truncated = true
+                break
+            }
+            rows.append((0..<columnCount).map { SQLValue(row[$0] as DatabaseValue) })
+        }
+        return QueryResult(
+            columns: columns, rows: rows, truncated: truncated, elapsed: ContinuousClock.now - start, sql: sql)
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import GRDB
+
+/// The schema of a database and the classifier compiled from it, kept until
+/// `PRAGMA schema_version` changes.
+///
+/// Checking the version costs one tiny statement per access; re-introspecting happens only after a
+/// schema change (made by this process or by another one writing the same file).
+final class SchemaCache: @unchecked Sendable {
+    /// One consistent snapshot: a schema and the classifier that compiles against it.
+    struct Entry: Sendable {
+        let schema: DatabaseSchema
+        let classifier: SQLStatementClassifier
+    }
+
+    private let lock = NSLock()
+    private var entry: Entry?
+    private let introspector = SchemaIntrospector(includesRowCounts: false)
+
+    /// The entry for the schema the connection currently sees, refreshed when it changed.
+    ///
+    /// - Throws: ``SwiftDBAIError`` or a GRDB `DatabaseError`.
+    func current(_ db: Database) throws -> Entry {
+        let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+        if let cached = lock.withLock({ entry }), cached.schema.schemaVersion == version {
+            return cached
+        }
+        let schema = try introspector.introspect(db)
+        let fresh = Entry(schema: schema, classifier: try SQLStatementClassifier(schema: schema))
+        lock.withLock { entry = fresh }
+        return fresh
+    }
+}

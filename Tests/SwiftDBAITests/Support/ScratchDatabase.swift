@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import GRDB
+@testable import SwiftDBAI
+
+/// A database file in a fresh temporary folder, removed when the value is deinitialized.
+final class ScratchDatabase: Sendable {
+    let folder: URL
+    let path: String
+
+    /// Creates a file database from a DDL/DML script.
+    init(_ script: String) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("dbai-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        path = folder.appendingPathComponent("test.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: script) }
+        try queue.close()
+    }
+
+    /// Copies one of the shared sample databases (`chinook.sqlite`, `northwind.sqlite`).
+    init(copyOfSample name: String) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("dbai-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        path = folder.appendingPathComponent(name).path
+        try FileManager.default.copyItem(atPath: Self.samplePath(name), toPath: path)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The path of a shared sample database, `<repo>/../shared/data/NAME`.
+    static func samplePath(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/data/\(name)").path
+    }
+
+    /// The file's bytes, to prove that a refused statement changed nothing.
+    func contents() throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    /// Opens an executor on the file.
+    func executor(
+        _ allowlist: OperationAllowlist = .readOnly, mutationPolicy: MutationPolicy = .default,
+        validators: [any QueryValidator] = [], limits: ExecutionLimits = ExecutionLimits(),
+        delegate: (any ToolExecutionDelegate)? = nil
+    ) throws -> SQLExecutor {
+        try SQLExecutor(
+            path: path,
+            policy: SafetyPolicy(allowlist: allowlist, mutationPolicy: mutationPolicy, validators: validators),
+            limits: limits, delegate: delegate)
+    }
+
+    /// Reads one value with a separate connection.
+    func scalar<T: DatabaseValueConvertible>(_ sql: String, as type: T.Type = T.self) throws -> T? {
+        let queue = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        defer { try? queue.close() }
+        return try queue.read { db in try T.fetchOne(db, sql: sql) }
+    }
+}
+
+/// The ``SwiftDBAIError`` thrown by `body`, or nil when it succeeds (recorded as an issue).
+func caughtError<T>(_ body: () async throws(SwiftDBAIError) -> T, sourceLocation: SourceLocation = #_sourceLocation) async -> SwiftDBAIError? {
+    do {
+        _ = try await body()
+        Issue.record("expected an error", sourceLocation: sourceLocation)
+        return nil
+    } catch {
+        return error
+    }
+}
