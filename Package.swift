@@ -26,7 +26,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "dbai-bench",
-            dependencies: ["SwiftDBAI"],
+            dependencies: ["SwiftDBAI", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/dbai-bench"
         ),
         .testTarget(
