@@ -64,7 +64,7 @@ struct SQLExecutorOpeningTests {
 
     @Test("aggregate over Chinook: count, sum by group, ordered and limited")
     func aggregateChinook() async throws {
-        let executor = try SQLExecutor(path: ScratchDatabase.samplePath("chinook.sqlite"))
+        let executor = try SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite"))
         let count = try await executor.aggregate(AggregateRequest(table: "Track", function: .count))
         #expect(count.rows == [[3503]])
         #expect(count.columns.map(\.name) == ["count"])
@@ -83,7 +83,7 @@ struct SQLExecutorOpeningTests {
 
     @Test("query results carry declared types and typed values")
     func typedResults() async throws {
-        let executor = try SQLExecutor(path: ScratchDatabase.samplePath("chinook.sqlite"))
+        let executor = try SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite"))
         let result = try await executor.query(
             "SELECT TrackId, Name, UnitPrice, Composer, x'00ff' AS bytes FROM Track WHERE TrackId = 1")
         #expect(result.columns == [
@@ -102,7 +102,7 @@ struct SQLExecutorOpeningTests {
 
     @Test("the prompt description has DDL with keys and sample rows")
     func promptDescription() async throws {
-        let executor = try SQLExecutor(path: ScratchDatabase.samplePath("chinook.sqlite"))
+        let executor = try SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite"))
         let text = try await executor.schemaDescription(sampleRowCount: 2)
         #expect(text.contains(#""ArtistId" INTEGER NOT NULL REFERENCES "Artist"("ArtistId")"#))
         #expect(text.contains(#"CREATE TABLE "PlaylistTrack" ("#))

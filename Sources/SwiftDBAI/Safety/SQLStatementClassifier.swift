@@ -45,6 +45,18 @@ public final class SQLStatementClassifier: @unchecked Sendable {
         "synchronous", "temp_store", "locking_mode", "secure_delete", "legacy_alter_table",
     ]
 
+    /// Introspection PRAGMAs that report on every table when they name none: `PRAGMA table_list`,
+    /// `PRAGMA foreign_key_check`, `PRAGMA integrity_check(100)`.
+    static let wholeSchemaPragmas: Set<String> = [
+        "table_list", "foreign_key_check", "integrity_check", "quick_check",
+    ]
+
+    /// Introspection PRAGMAs whose table-valued function takes a table or index argument.
+    static let tableArgumentPragmas: Set<String> = [
+        "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
+        "foreign_key_list", "foreign_key_check", "integrity_check", "quick_check",
+    ]
+
     /// Eponymous virtual tables that are pure functions of their arguments.
     static let tableValuedFunctions: Set<String> = ["json_each", "json_tree"]
 
@@ -69,7 +81,13 @@ public final class SQLStatementClassifier: @unchecked Sendable {
     public func classify(_ sql: String) throws(SQLRejection) -> ClassifiedStatement {
         lock.lock()
         defer { lock.unlock() }
-        let compiled = try compile(sql)
+        var compiled = try compile(sql)
+        if compiled.actions.contains(where: Self.isVirtualTableDeclaration) {
+            // The first use of an eponymous virtual table (json_each, pragma_table_info…) declares
+            // it, and SQLite reports that bookkeeping as writes and a read of sqlite_schema. The
+            // table is declared now: compile again to see only what the statement itself does.
+            compiled = try compile(sql)
+        }
         var statement = try analyze(compiled, sql: sql)
         if statement.operation == .insert || statement.operation == .update {
             for table in conflictReplacementTables(sql) {
@@ -149,8 +167,8 @@ public final class SQLStatementClassifier: @unchecked Sendable {
 
             case SQLITE_READ:
                 try requireMainDatabase(action)
-                guard let name = action.first, let table = try readableObject(named: name) else { continue }
-                tablesRead.insert(table)
+                guard let name = action.first else { continue }
+                tablesRead.formUnion(try readableObjects(named: name))
 
             case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
                 guard let name = action.first, !Self.isSchemaTable(name) else {
@@ -172,7 +190,7 @@ public final class SQLStatementClassifier: @unchecked Sendable {
 
             case SQLITE_PRAGMA:
                 try requireMainDatabase(action)
-                if let table = try allowedPragma(action) { tablesRead.insert(table) }
+                tablesRead.formUnion(try allowedPragma(action))
 
             case SQLITE_FUNCTION:
                 let name = SQLIdentifier.foldCase(action.second ?? "")
@@ -233,21 +251,37 @@ public final class SQLStatementClassifier: @unchecked Sendable {
             "Only the main database is reachable; \(database).\(action.first ?? "") is not.")
     }
 
+    /// True for the bookkeeping of a virtual table declaring itself: a write to `sqlite_schema`,
+    /// which no statement can perform directly (it does not compile).
+    private static func isVirtualTableDeclaration(_ action: AuthorizerAction) -> Bool {
+        action.code == SQLITE_UPDATE && isSchemaTable(action.first ?? "")
+    }
+
     private static func isSchemaTable(_ name: String) -> Bool {
         let folded = SQLIdentifier.foldCase(name)
         return folded == "sqlite_master" || folded == "sqlite_schema"
             || folded == "sqlite_temp_master" || folded == "sqlite_temp_schema"
     }
 
-    /// The canonical name of a table or view read, nil for table-valued functions, or a rejection
-    /// for internal objects.
-    private func readableObject(named name: String) throws(SQLRejection) -> String? {
-        if let table = schema.table(named: name) { return table.name }
+    /// The canonical names of the tables and views a read reaches: the object read, the owner of a
+    /// shadow table, nothing for pure table-valued functions, and every table for a table-valued
+    /// PRAGMA that takes a table argument (`pragma_table_info(?)`), whose argument is known only
+    /// when the statement runs. Throws a rejection for internal objects and other PRAGMAs.
+    private func readableObjects(named name: String) throws(SQLRejection) -> [String] {
+        if let table = schema.table(named: name) { return [table.name] }
         let folded = SQLIdentifier.foldCase(name)
-        if let owner = schema.shadowTableOwners[folded] { return owner }
-        if Self.isSchemaTable(name) { return "sqlite_schema" }
-        if folded == "sqlite_sequence" || folded.hasPrefix("sqlite_stat") { return folded }
-        if Self.tableValuedFunctions.contains(folded) || folded.hasPrefix("pragma_") { return nil }
+        if let owner = schema.shadowTableOwners[folded] { return [owner] }
+        if Self.isSchemaTable(name) { return ["sqlite_schema"] }
+        if folded == "sqlite_sequence" || folded.hasPrefix("sqlite_stat") { return [folded] }
+        if Self.tableValuedFunctions.contains(folded) { return [] }
+        if folded.hasPrefix("pragma_") {
+            let pragma = String(folded.dropFirst("pragma_".count))
+            if Self.introspectionPragmas.contains(pragma) {
+                return Self.tableArgumentPragmas.contains(pragma) ? schema.tableNames : []
+            }
+            if Self.readablePragmas.contains(pragma) { return [] }
+            throw SQLRejection(.pragmaNotAllowed, "\(name) is not allowed; only read-only introspection PRAGMAs are.")
+        }
         throw SQLRejection(.tableNotAllowed, "\(name) is an internal object that cannot be read.")
     }
 
@@ -259,15 +293,19 @@ public final class SQLStatementClassifier: @unchecked Sendable {
         throw SQLRejection(.tableNotAllowed, "\(name) is an internal object that cannot be written.")
     }
 
-    /// Nil when the PRAGMA is allowed and names no table; the table name when it names one.
-    private func allowedPragma(_ action: AuthorizerAction) throws(SQLRejection) -> String? {
+    /// The tables an allowed PRAGMA reports on (none for settings), or a rejection.
+    private func allowedPragma(_ action: AuthorizerAction) throws(SQLRejection) -> [String] {
         let name = SQLIdentifier.foldCase(action.first ?? "")
         if Self.introspectionPragmas.contains(name) {
-            // `PRAGMA table_info(t)` reveals the columns of t: it counts as reading t.
-            return action.second.flatMap { schema.table(named: $0)?.name }
+            // `PRAGMA table_info(t)` reveals the columns of t, `PRAGMA index_info(i)` those of the
+            // table of i: they count as reading that table. `PRAGMA table_list` reads every table.
+            if let argument = action.second, let table = tableNamed(byTableOrIndex: argument) {
+                return [table]
+            }
+            return Self.wholeSchemaPragmas.contains(name) ? schema.tableNames : []
         }
         if Self.readablePragmas.contains(name), action.second == nil {
-            return nil
+            return []
         }
         if action.second != nil {
             throw SQLRejection(
@@ -275,6 +313,17 @@ public final class SQLStatementClassifier: @unchecked Sendable {
                 "PRAGMA \(name) = … changes a setting of the connection or the file; settings are never changed.")
         }
         throw SQLRejection(.pragmaNotAllowed, "PRAGMA \(name) is not allowed; only read-only introspection PRAGMAs are.")
+    }
+
+    /// The canonical name of the table or view with this name, of the owner of this shadow table,
+    /// or of the table of this index.
+    private func tableNamed(byTableOrIndex name: String) -> String? {
+        if let table = schema.table(named: name) { return table.name }
+        let folded = SQLIdentifier.foldCase(name)
+        if let owner = schema.shadowTableOwners[folded] { return owner }
+        return schema.tables.first { table in
+            table.indexes.contains { SQLIdentifier.foldCase($0.name) == folded }
+        }?.name
     }
 
     // MARK: - Conflict replacement

@@ -58,9 +58,10 @@ final class SchemaReplica {
             }
             pending = failed
         }
-        // Connect virtual tables now, so that their modules' own statements are not mistaken
-        // for the statement being classified.
-        for table in schema.tables where table.kind == .virtual {
+        // Connect virtual tables and resolve the columns of views now, so that their modules' own
+        // statements, and the statements SQLite prepares to expand a view the first time one is
+        // needed (`PRAGMA table_list` does), are not mistaken for the statement being classified.
+        for table in schema.tables where table.kind != .table {
             execute("SELECT 0 FROM \(SQLIdentifier.quote(table.name)) LIMIT 0")
         }
     }

@@ -120,12 +120,34 @@ public struct SchemaIntrospector: Sendable {
         return entries
     }
 
-    /// The module name of a `CREATE VIRTUAL TABLE … USING module(…)` statement.
+    /// The module name of a `CREATE VIRTUAL TABLE … USING module(…)` statement: the word after the
+    /// first `USING` keyword. Quoted names and comments are skipped, and the module arguments come
+    /// after the keyword, so a table or column named like `using` or `causing` is not mistaken for it.
     private static func moduleName(in sql: String) -> String? {
-        guard let using = sql.range(of: "USING", options: [.caseInsensitive, .backwards]) else { return nil }
-        let rest = sql[using.upperBound...].drop { $0 == " " || $0 == "\n" || $0 == "\t" }
-        let module = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-        return module.isEmpty ? nil : module.lowercased()
+        let closingQuotes: [Character: Character] = ["\"": "\"", "'": "'", "`": "`", "[": "]"]
+        let isWordCharacter = { (character: Character) in
+            character.isLetter || character.isNumber || character == "_" || character == "$"
+        }
+        var rest = Substring(sql)
+        while let first = rest.first {
+            if let closing = closingQuotes[first] {
+                rest = rest.dropFirst().drop { $0 != closing }.dropFirst()
+            } else if rest.hasPrefix("--") {
+                rest = rest.drop { $0 != "\n" }
+            } else if rest.hasPrefix("/*") {
+                rest = rest.range(of: "*/").map { rest[$0.upperBound...] } ?? ""
+            } else if isWordCharacter(first) {
+                let word = rest.prefix(while: isWordCharacter)
+                rest = rest.dropFirst(word.count)
+                if word.uppercased() == "USING" {
+                    let module = rest.drop { $0.isWhitespace }.prefix(while: isWordCharacter)
+                    return module.isEmpty ? nil : module.lowercased()
+                }
+            } else {
+                rest = rest.dropFirst()
+            }
+        }
+        return nil
     }
 
     // MARK: - Columns

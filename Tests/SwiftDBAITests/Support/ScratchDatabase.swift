@@ -13,9 +13,7 @@ final class ScratchDatabase: Sendable {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("dbai-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         path = folder.appendingPathComponent("test.sqlite").path
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: script) }
-        try queue.close()
+        try TestDatabase.makeFile(at: path, ddl: script)
     }
 
     /// Copies one of the shared sample databases (`chinook.sqlite`, `northwind.sqlite`).
@@ -23,19 +21,11 @@ final class ScratchDatabase: Sendable {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("dbai-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         path = folder.appendingPathComponent(name).path
-        try FileManager.default.copyItem(atPath: Self.samplePath(name), toPath: path)
+        try FileManager.default.copyItem(atPath: TestDatabase.samplePath(name), toPath: path)
     }
 
     deinit {
         try? FileManager.default.removeItem(at: folder)
-    }
-
-    /// The path of a shared sample database, `<repo>/../shared/data/NAME`.
-    static func samplePath(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/data/\(name)").path
     }
 
     /// The file's bytes, to prove that a refused statement changed nothing.

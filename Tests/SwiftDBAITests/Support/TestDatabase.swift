@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+@testable import SwiftDBAI
+
+/// Fresh databases for tests: every call makes a new one, nothing is shared between tests.
+enum TestDatabase {
+    /// The directory of the sample databases: `<repo>/../shared/data`, resolved from this file.
+    static let sampleDataDirectory: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // Support
+        .deletingLastPathComponent()  // SwiftDBAITests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // repository root
+        .appendingPathComponent("../shared/data", isDirectory: true)
+        .standardizedFileURL
+
+    /// The path of a sample database (`chinook.sqlite`, `northwind.sqlite`).
+    static func samplePath(_ fileName: String) -> String {
+        sampleDataDirectory.appendingPathComponent(fileName).path
+    }
+
+    /// A new in-memory database holding the objects of `ddl` (foreign keys enforced).
+    static func inMemory(_ ddl: String = "") throws -> DatabaseQueue {
+        let dbQueue = try DatabaseQueue()
+        if !ddl.isEmpty {
+            try dbQueue.write { db in try db.execute(sql: ddl) }
+        }
+        return dbQueue
+    }
+
+    /// The schema of a new in-memory database holding the objects of `ddl`.
+    static func schema(_ ddl: String, includesRowCounts: Bool = true) async throws -> DatabaseSchema {
+        try await SchemaIntrospector(includesRowCounts: includesRowCounts).introspect(inMemory(ddl))
+    }
+
+    /// A classifier for the schema of a new in-memory database holding the objects of `ddl`.
+    static func classifier(_ ddl: String) async throws -> SQLStatementClassifier {
+        try SQLStatementClassifier(schema: await schema(ddl, includesRowCounts: false))
+    }
+
+    /// Runs `body` with a new empty temporary directory, removed afterwards.
+    static func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("SwiftDBAITests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try await body(directory)
+    }
+
+    /// Creates a database file at `path` holding the objects of `ddl`, and closes it.
+    static func makeFile(at path: String, ddl: String) throws {
+        let dbQueue = try DatabaseQueue(path: path)
+        try dbQueue.write { db in try db.execute(sql: ddl) }
+        try dbQueue.close()
+    }
+
+    /// A unique path in the system temporary directory that names no file.
+    static func unusedTemporaryPath(_ suffix: String) -> String {
+        FileManager.default.temporaryDirectory
+            .appendingPathComponent("SwiftDBAITests-\(UUID().uuidString)-\(suffix)").path
+    }
+}
