@@ -10,9 +10,14 @@ let package = Package(
     ],
     products: [
         .library(name: "SwiftDBAI", targets: ["SwiftDBAI"]),
+        .library(name: "SwiftDBAIMCP", targets: ["SwiftDBAIMCP"]),
+        .executable(name: "dbai-mcp", targets: ["dbai-mcp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -24,6 +29,22 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        .target(
+            name: "SwiftDBAIMCP",
+            dependencies: [
+                "SwiftDBAI",
+                .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "dbai-mcp",
+            dependencies: [
+                "SwiftDBAIMCP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "dbai-bench",
             dependencies: ["SwiftDBAI", .product(name: "GRDB", package: "GRDB.swift")],
@@ -32,6 +53,10 @@ let package = Package(
         .testTarget(
             name: "SwiftDBAITests",
             dependencies: ["SwiftDBAI"]
+        ),
+        .testTarget(
+            name: "SwiftDBAIMCPTests",
+            dependencies: ["SwiftDBAIMCP"]
         ),
     ],
     swiftLanguageModes: [.v6]

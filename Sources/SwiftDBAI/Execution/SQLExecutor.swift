@@ -88,10 +88,12 @@ public final class SQLExecutor: Sendable {
     /// A compact description of the visible schema for a language-model prompt: `CREATE`
     /// statements with keys and, when `sampleRowCount > 0`, a few rows per table.
     ///
+    /// - Parameter tables: describe only these tables and views (nil for all).
     /// - Throws: ``SwiftDBAIError``.
-    public func schemaDescription(sampleRowCount: Int = 0) async throws(SwiftDBAIError) -> String {
+    public func schemaDescription(sampleRowCount: Int = 0, tables: Set<String>? = nil) async throws(SwiftDBAIError) -> String {
         try await access { db in
-            let schema = self.policy.visibleSchema(try self.schemaCache.current(db).schema)
+            var schema = self.policy.visibleSchema(try self.schemaCache.current(db).schema)
+            if let tables { schema = schema.restricted(to: tables) }
             return try SchemaDescriber(sampleRowCount: sampleRowCount).describe(schema, samplesFrom: db)
         }
     }

@@ -2,7 +2,7 @@ import GRDB
 
 extension SwiftDBAIError {
     /// Maps any error raised while talking to SQLite to a ``SwiftDBAIError``.
-    init(_ error: any Error, path: String?) {
+    package init(_ error: any Error, path: String?) {
         switch error {
         case let error as SwiftDBAIError:
             self = error

@@ -1,0 +1,198 @@
+import Foundation
+import GRDB
+import Logging
+import MCP
+import SwiftDBAI
+
+/// The `dbai-mcp` server: the database tools, resources and confirmation flow over MCP.
+///
+/// ```swift
+/// let server = try DBAIServer(configuration: DBAIServerConfiguration(databasePath: "app.sqlite"))
+/// try await server.run(transport: FastStdioTransport())
+/// ```
+public final class DBAIServer: Sendable {
+    /// The server name announced in `initialize`.
+    public static let name = "dbai-mcp"
+    /// The server version announced in `initialize` and printed by `--version`.
+    public static let version = "0.1.0"
+
+    /// The configuration the server runs with.
+    public let configuration: DBAIServerConfiguration
+    let executor: SQLExecutor
+    let registry: ToolRegistry
+    let session = ClientSession()
+    let tokens = ConfirmationTokenStore()
+    let logger: Logger
+
+    /// Opens the database and checks the configuration against its schema.
+    ///
+    /// - Throws: ``DBAIServerConfigurationError`` for a missing or non-SQLite file, an unknown
+    ///   table in `--tables`/`--write-tables`, or writable tables without writes.
+    public init(configuration: DBAIServerConfiguration, logger: Logger = Logger(label: "dbai-mcp")) throws(DBAIServerConfigurationError) {
+        self.configuration = configuration
+        self.logger = logger
+        let database: DatabaseQueue
+        let schema: DatabaseSchema
+        do {
+            database = try DatabaseOpener.open(
+                path: configuration.databasePath, readOnly: !configuration.allowlist.allowsWrites,
+                busyTimeout: Double(configuration.limits.busyTimeout.components.seconds))
+            schema = try database.read { db in try SchemaIntrospector(includesRowCounts: false).introspect(db) }
+        } catch let error as SwiftDBAIError {
+            throw .database(error)
+        } catch {
+            throw .database(SwiftDBAIError(error, path: configuration.databasePath))
+        }
+        let policy = try Self.policy(for: configuration, schema: schema)
+        do {
+            executor = try SQLExecutor(database: database, policy: policy, limits: configuration.limits)
+        } catch {
+            throw .database(error)
+        }
+        registry = ToolRegistry(allowlist: configuration.allowlist)
+    }
+
+    /// The safety policy of a configuration, with table names checked against the schema.
+    static func policy(
+        for configuration: DBAIServerConfiguration, schema: DatabaseSchema
+    ) throws(DBAIServerConfigurationError) -> SafetyPolicy {
+        func canonical(_ names: [String], flag: String) throws(DBAIServerConfigurationError) -> [String] {
+            try names.map { (name) throws(DBAIServerConfigurationError) -> String in
+                guard let table = schema.table(named: name) else {
+                    throw .unknownTable(name, flag: flag, available: schema.tableNames)
+                }
+                return table.name
+            }
+        }
+        var validators: [any QueryValidator] = []
+        let visible = try configuration.visibleTables.map { (names) throws(DBAIServerConfigurationError) in
+            try canonical(names, flag: "--tables")
+        }
+        if let visible {
+            validators.append(TableAllowlistValidator(visible))
+        }
+        var mutationPolicy = MutationPolicy.default
+        if let writable = configuration.writableTables {
+            guard configuration.allowlist.allowsWrites else { throw .writableTablesWithoutWrites }
+            let names = try canonical(writable, flag: "--write-tables")
+            if let visible, let hidden = names.first(where: { name in !visible.contains { SQLIdentifier.same($0, name) } }) {
+                throw .hiddenWritableTable(hidden)
+            }
+            mutationPolicy = .writableTables(names)
+        }
+        return SafetyPolicy(allowlist: configuration.allowlist, mutationPolicy: mutationPolicy, validators: validators)
+    }
+
+    /// Serves MCP over the transport until the client disconnects (end of input).
+    ///
+    /// - Throws: an error when the transport cannot start.
+    public func run(transport: any Transport) async throws {
+        let server = makeServer()
+        let draining = DrainingTransport(transport, gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger)
+        try await server.start(transport: draining) { [session] _, capabilities in
+            await session.initialized(with: capabilities)
+        }
+        logger.info("dbai-mcp serving \(configuration.databasePath) (\(configuration.allowlist))")
+        await server.waitUntilCompleted()
+        await server.stop()
+    }
+
+    /// A new MCP server with every handler registered.
+    func makeServer() -> Server {
+        let server = Server(
+            name: Self.name, version: Self.version, title: "SwiftDBAI SQLite server",
+            instructions: instructions,
+            capabilities: Server.Capabilities(
+                logging: .init(),
+                resources: .init(subscribe: false, listChanged: false),
+                tools: .init(listChanged: false)))
+        Task { await register(on: server) }
+        return server
+    }
+
+    /// The instructions sent in `initialize`: what the server offers and how it is limited.
+    var instructions: String {
+        var text = "SQLite database \(URL(fileURLWithPath: configuration.databasePath).lastPathComponent). "
+        text += "Allowed operations: \(configuration.allowlist). Start with describe_schema; use query for reads "
+        text += "(one statement, bind values with params), aggregate for counts and sums. "
+        text += "Reads return at most \(configuration.limits.maxRows) rows (truncated: true beyond). "
+        if configuration.allowlist.allowsWrites, configuration.confirmsDestructiveWrites {
+            text += "Destructive writes need the user's confirmation."
+        }
+        return text
+    }
+
+    private func register(on server: Server) async {
+        await server.withMethodHandler(ListTools.self) { [registry] _ in
+            ListTools.Result(tools: registry.listTools())
+        }
+        await server.withMethodHandler(CallTool.self) { [weak server, self] parameters in
+            guard let server else { throw MCPError.internalError("The server stopped.") }
+            return try await self.callTool(parameters, server: server)
+        }
+        let resources = SchemaResources(executor: executor)
+        await server.withMethodHandler(ListResources.self) { _ in
+            ListResources.Result(resources: try await resources.list())
+        }
+        await server.withMethodHandler(ListResourceTemplates.self) { _ in
+            ListResourceTemplates.Result(templates: SchemaResources.templates)
+        }
+        await server.withMethodHandler(ReadResource.self) { parameters in
+            ReadResource.Result(contents: try await resources.read(parameters.uri))
+        }
+        await server.withMethodHandler(SetLoggingLevel.self) { [session] parameters in
+            await session.setLogLevel(parameters.level)
+            return Empty()
+        }
+    }
+
+    private func callTool(_ parameters: CallTool.Parameters, server: Server) async throws -> CallTool.Result {
+        let context = ToolCallContext(
+            executor: executor,
+            writes: WriteConfirmationFlow(
+                executor: executor, tokens: tokens, confirmsDestructiveWrites: configuration.confirmsDestructiveWrites,
+                elicit: await session.supportsElicitation ? Self.elicitation(through: server) : nil),
+            progress: parameters._meta?.progressToken.map { token in
+                ProgressReporter { progress, message in
+                    try? await server.notify(ProgressNotification.message(
+                        .init(progressToken: token, progress: progress, message: message)))
+                }
+            })
+        let result = try await registry.call(parameters.name, arguments: parameters.arguments, context: context)
+        if result.isError == true {
+            let message = result.content.first.flatMap { content -> String? in
+                if case .text(let text, _, _) = content { return text }
+                return nil
+            } ?? ""
+            logger.notice("\(parameters.name) refused: \(message)")
+            await log(.warning, "\(parameters.name): \(message)", to: server)
+        } else {
+            await log(.debug, "\(parameters.name) succeeded", to: server)
+        }
+        return result
+    }
+
+    /// Sends a `notifications/message` when the client's log level lets it through.
+    private func log(_ level: LogLevel, _ message: String, to server: Server) async {
+        guard await session.wants(level) else { return }
+        try? await server.log(level: level, logger: Self.name, data: .string(message))
+    }
+
+    /// Asks the user through `elicitation/create` (form mode, one boolean).
+    static func elicitation(through server: Server) -> @Sendable (String) async throws -> WriteConfirmationFlow.Answer {
+        { [weak server] message in
+            guard let server else { throw MCPError.internalError("The server stopped.") }
+            let result = try await server.requestElicitation(
+                message: message,
+                requestedSchema: Elicitation.RequestSchema(
+                    title: "Confirm a destructive change",
+                    properties: ["confirm": [
+                        "type": "boolean", "title": "Run it",
+                        "description": "True to run the statement; false to leave the database unchanged.",
+                    ]],
+                    required: ["confirm"]))
+            let confirmed = result.action == .accept && result.content?["confirm"]?.boolValue == true
+            return confirmed ? .confirmed : .declined
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import SwiftDBAI
+
+/// Everything `dbai-mcp` is started with: the database, the policy and the limits.
+public struct DBAIServerConfiguration: Sendable {
+    /// The SQLite file. It must exist; it is never created.
+    public var databasePath: String
+    /// The operations the tools may perform.
+    public var allowlist: OperationAllowlist
+    /// When set, the only tables and views that can be seen, read or written.
+    public var visibleTables: [String]?
+    /// When set, the only tables that can be written (within ``allowlist``).
+    public var writableTables: [String]?
+    /// The row cap and timeout of every statement.
+    public var limits: ExecutionLimits
+    /// Whether destructive writes need the user's confirmation (`--no-confirm` turns it off).
+    public var confirmsDestructiveWrites: Bool
+
+    /// Creates a configuration. Defaults: read-only, every table, 500 rows, 10 s, confirmation on.
+    public init(
+        databasePath: String, allowlist: OperationAllowlist = .readOnly, visibleTables: [String]? = nil,
+        writableTables: [String]? = nil, limits: ExecutionLimits = ExecutionLimits(),
+        confirmsDestructiveWrites: Bool = true
+    ) {
+        self.databasePath = databasePath
+        self.allowlist = allowlist
+        self.visibleTables = visibleTables
+        self.writableTables = writableTables
+        self.limits = limits
+        self.confirmsDestructiveWrites = confirmsDestructiveWrites
+    }
+}
+
+/// Why the server cannot start with a configuration.
+public enum DBAIServerConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The database cannot be opened (missing, not SQLite, empty, unreadable).
+    case database(SwiftDBAIError)
+    /// `--tables` or `--write-tables` names a table the database does not have.
+    case unknownTable(String, flag: String, available: [String])
+    /// `--write-tables` names a table hidden by `--tables`.
+    case hiddenWritableTable(String)
+    /// `--write-tables` was given but the allowlist allows no write.
+    case writableTablesWithoutWrites
+
+    public var description: String {
+        switch self {
+        case .database(let error):
+            return error.description
+        case .unknownTable(let name, let flag, let available):
+            return "\(flag) names \(name), which the database does not have. Tables and views: \(available.joined(separator: ", "))."
+        case .hiddenWritableTable(let name):
+            return "--write-tables names \(name), which --tables hides. Add it to --tables or remove it from --write-tables."
+        case .writableTablesWithoutWrites:
+            return "--write-tables needs an allowlist with writes: add --allow standard (or unrestricted)."
+        }
+    }
+}

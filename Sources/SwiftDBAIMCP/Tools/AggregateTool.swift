@@ -1,0 +1,64 @@
+import MCP
+import SwiftDBAI
+
+/// `aggregate`: count, sum, avg, min, max or total over a table, filtered and grouped, without
+/// writing SQL.
+struct AggregateTool: DatabaseTool {
+    let name = "aggregate"
+    let operation = SQLOperation.select
+
+    var definition: Tool {
+        Tool(
+            name: name,
+            title: "Aggregate a table",
+            description: """
+                Computes one aggregate (count, sum, avg, min, max, total) over a table or view, optionally filtered \
+                with `where` and grouped with `group_by`; `order` sorts groups by the aggregate and `limit` keeps the \
+                first ones. Names are checked against the schema; no SQL needed.
+                """,
+            inputSchema: [
+                "type": "object",
+                "properties": [
+                    "table": ["type": "string"],
+                    "function": ["type": "string", "enum": .array(AggregateRequest.Function.allCases.map { .string($0.rawValue) })],
+                    "column": ["type": "string", "description": "The column aggregated; omit for count(*)."],
+                    "where": ToolSchemas.filter,
+                    "group_by": [
+                        "description": "A column or columns to group by.",
+                        "anyOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]],
+                    ],
+                    "order": ["type": "string", "enum": ["asc", "desc"], "description": "Sort groups by the aggregate value."],
+                    "limit": ["type": "integer", "minimum": 1],
+                ],
+                "required": ["table", "function"],
+                "additionalProperties": false,
+            ],
+            annotations: .init(readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false),
+            outputSchema: ToolSchemas.rowsOutput)
+    }
+
+    func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
+        try arguments.requireOnly(["table", "function", "column", "where", "group_by", "order", "limit"])
+        let functionName = try arguments.requiredString("function")
+        guard let function = AggregateRequest.Function(rawValue: functionName.lowercased()) else {
+            throw ToolCallError(
+                "Unknown function \(functionName). Use one of \(AggregateRequest.Function.allCases.map(\.rawValue).joined(separator: ", ")).",
+                code: "invalid_arguments")
+        }
+        let order = try arguments.string("order").map { (text) throws(ToolCallError) -> AggregateRequest.Order in
+            guard let order = AggregateRequest.Order(rawValue: text.lowercased()) else {
+                throw ToolCallError("order must be asc or desc.", code: "invalid_arguments")
+            }
+            return order
+        }
+        let request = AggregateRequest(
+            table: try arguments.requiredString("table"), function: function, column: try arguments.string("column"),
+            filter: try arguments.filter(), groupBy: try arguments.stringList("group_by"), order: order,
+            limit: try arguments.integer("limit"))
+        let executor = context.executor
+        let result = try await ProgressReporter.reporting(context.progress) {
+            try await perform { () async throws(SwiftDBAIError) in try await executor.aggregate(request) }
+        }
+        return ToolOutput(structured: result.structuredValue, text: MarkdownTableRenderer().render(result))
+    }
+}

@@ -1,0 +1,48 @@
+import MCP
+import SwiftDBAI
+
+/// One MCP tool over the database. The ``ToolRegistry`` lists the tools whose ``operation`` the
+/// allowlist allows and dispatches calls to them by ``name``: one list for both.
+protocol DatabaseTool: Sendable {
+    /// The tool name in `tools/list`.
+    var name: String { get }
+    /// The operation the allowlist must allow for the tool to be listed and callable.
+    var operation: SQLOperation { get }
+    /// The tool's description, input and output schemas and annotations.
+    var definition: Tool { get }
+    /// Runs the tool.
+    ///
+    /// - Throws: ``ToolCallError`` for anything the caller can fix (returned with `isError`), or
+    ///   `CancellationError` when the request was cancelled (no response is sent).
+    func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput
+}
+
+/// What a tool returns: the `structuredContent` and its compact text rendering.
+struct ToolOutput: Sendable {
+    var structured: Value
+    var text: String
+}
+
+/// What a tool call may use.
+struct ToolCallContext: Sendable {
+    /// Runs every statement under the server's policy and limits.
+    let executor: SQLExecutor
+    /// Confirms destructive writes (elicitation, tokens) and runs them.
+    let writes: WriteConfirmationFlow
+    /// Sends `notifications/progress` for this request, when the client asked for them.
+    let progress: ProgressReporter?
+}
+
+extension DatabaseTool {
+    /// Runs a library call, turning its errors into ``ToolCallError`` and a cancellation into
+    /// `CancellationError`.
+    func perform<T: Sendable>(_ body: () async throws(SwiftDBAIError) -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch .cancelled {
+            throw CancellationError()
+        } catch {
+            throw ToolCallError(error)
+        }
+    }
+}

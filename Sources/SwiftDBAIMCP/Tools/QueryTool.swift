@@ -1,0 +1,46 @@
+import MCP
+import SwiftDBAI
+
+/// `query`: one read-only statement, with bound parameters, a row cap and a timeout.
+struct QueryTool: DatabaseTool {
+    let name = "query"
+    let operation = SQLOperation.select
+
+    var definition: Tool {
+        Tool(
+            name: name,
+            title: "Run a read-only SQL query",
+            description: """
+                Runs exactly one read-only SQLite statement (SELECT, WITH … SELECT, VALUES) and returns its rows. \
+                Bind values with `params` instead of writing them into the SQL. Results stop at the row cap and \
+                report truncated: true; narrow the query or add a LIMIT. Writes, schema changes, ATTACH and PRAGMA \
+                assignments are refused.
+                """,
+            inputSchema: [
+                "type": "object",
+                "properties": [
+                    "sql": ["type": "string", "description": "One read-only SQLite statement."],
+                    "params": ToolSchemas.params,
+                    "max_rows": ["type": "integer", "minimum": 1, "description": "A smaller row cap for this call."],
+                ],
+                "required": ["sql"],
+                "additionalProperties": false,
+            ],
+            annotations: .init(readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false),
+            outputSchema: ToolSchemas.rowsOutput)
+    }
+
+    func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
+        try arguments.requireOnly(["sql", "params", "max_rows"])
+        let sql = try arguments.requiredString("sql")
+        let parameters = try arguments.sqlArguments()
+        let maxRows = try arguments.integer("max_rows")
+        let executor = context.executor
+        let result = try await ProgressReporter.reporting(context.progress) {
+            try await perform { () async throws(SwiftDBAIError) in
+                try await executor.query(sql, arguments: parameters, maxRows: maxRows)
+            }
+        }
+        return ToolOutput(structured: result.structuredValue, text: MarkdownTableRenderer().render(result))
+    }
+}

@@ -1,0 +1,39 @@
+import SwiftDBAI
+
+/// A tool call that failed for a reason the caller can fix: returned as a tool result with
+/// `isError: true` and this message, never as a protocol error.
+struct ToolCallError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What happened and what to change.
+    var message: String
+    /// A stable reason for programs (`invalid_sql`, `operation_not_allowed`, …), when known.
+    var code: String?
+
+    init(_ message: String, code: String? = nil) {
+        self.message = message
+        self.code = code
+    }
+
+    /// The message and code of a library error.
+    init(_ error: SwiftDBAIError) {
+        switch error {
+        case .rejected(let rejection):
+            self.init(rejection.message, code: rejection.code.rawValue)
+        case .timeout:
+            self.init(error.description, code: "timeout")
+        case .databaseBusy:
+            self.init(error.description, code: "database_busy")
+        case .unknownTable:
+            self.init(error.description, code: "unknown_table")
+        case .unknownColumn:
+            self.init(error.description, code: "unknown_column")
+        case .sqlite:
+            self.init(error.description, code: "sqlite_error")
+        case .confirmationDeclined:
+            self.init(error.description, code: "confirmation_declined")
+        default:
+            self.init(error.description)
+        }
+    }
+
+    var description: String { message }
+}

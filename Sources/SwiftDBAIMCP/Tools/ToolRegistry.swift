@@ -1,0 +1,82 @@
+import MCP
+import SwiftDBAI
+
+/// The tools of the server: one list that produces both `tools/list` and the call dispatch.
+struct ToolRegistry: Sendable {
+    /// Every tool the server knows, in listing order.
+    let tools: [any DatabaseTool]
+    /// The operations the server allows; tools needing others are neither listed nor callable.
+    let allowlist: OperationAllowlist
+
+    init(allowlist: OperationAllowlist, tools: [any DatabaseTool] = ToolRegistry.databaseTools) {
+        self.allowlist = allowlist
+        self.tools = tools
+    }
+
+    /// The built-in database tools.
+    static let databaseTools: [any DatabaseTool] = [
+        DescribeSchemaTool(), QueryTool(), AggregateTool(), InsertTool(), UpdateTool(), DeleteTool(),
+    ]
+
+    /// The tools the allowlist enables.
+    var enabledTools: [any DatabaseTool] {
+        tools.filter { allowlist.allows($0.operation) }
+    }
+
+    /// The `tools/list` result.
+    func listTools() -> [Tool] {
+        enabledTools.map(\.definition)
+    }
+
+    /// Dispatches a `tools/call`.
+    ///
+    /// - Throws: `MCPError.invalidParams` for an unknown or disabled tool (the message names the
+    ///   flag that enables it); `CancellationError` when the request was cancelled. Every other
+    ///   failure is a result with `isError: true`.
+    func call(_ name: String, arguments: [String: Value]?, context: ToolCallContext) async throws -> CallTool.Result {
+        guard let tool = tools.first(where: { $0.name == name }) else {
+            throw MCPError.invalidParams(
+                "Unknown tool \(name). Available tools: \(enabledTools.map(\.name).joined(separator: ", ")).")
+        }
+        guard allowlist.allows(tool.operation) else {
+            throw MCPError.invalidParams(Self.disabledMessage(for: tool, allowlist: allowlist))
+        }
+        do {
+            let output = try await tool.call(ToolArguments(arguments), context: context)
+            return Self.makeResult([.text(text: output.text, annotations: nil, _meta: nil)], output.structured, nil, nil)
+        } catch let error as ToolCallError {
+            return Self.errorResult(error)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            return Self.errorResult(ToolCallError("The tool failed: \(error)."))
+        }
+    }
+
+    /// A result with `isError: true` and the message as text. The stable reason code goes in
+    /// `_meta` (structured content is left out: it would not match the tool's output schema).
+    static func errorResult(_ error: ToolCallError) -> CallTool.Result {
+        let meta = error.code.map { Metadata(additionalFields: [ToolRegistry.errorCodeKey: .string($0)]) }
+        return CallTool.Result(
+            content: [.text(text: error.message, annotations: nil, _meta: nil)], isError: true, _meta: meta)
+    }
+
+    /// The SDK's non-throwing result initializer, named by its type: with a plain `Value` the
+    /// compiler picks the generic initializer that re-encodes the value through JSON.
+    private static let makeResult: @Sendable ([Tool.Content], Value?, Bool?, Metadata?) -> CallTool.Result =
+        CallTool.Result.init(content:structuredContent:isError:_meta:)
+
+    /// The `_meta` key of an error result's reason code.
+    static let errorCodeKey = "io.github.swiftdbai/error_code"
+
+    static func disabledMessage(for tool: any DatabaseTool, allowlist: OperationAllowlist) -> String {
+        let needed = tool.operation
+        let suggestion = switch needed {
+        case .select: "readonly"
+        case .insert, .update: "standard"
+        case .delete: "unrestricted"
+        }
+        return "The tool \(tool.name) is not enabled: this server allows \(allowlist) and \(tool.name) needs \(needed.sqlKeyword). "
+            + "Restart dbai-mcp with --allow \(suggestion) (or a list such as --allow \(allowlist.operations.union([needed]).sorted().map(\.rawValue).joined(separator: ",")))."
+    }
+}

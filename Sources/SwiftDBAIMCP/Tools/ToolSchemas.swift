@@ -1,0 +1,137 @@
+import MCP
+
+/// The JSON Schemas of the tools' inputs and outputs. Every `structuredContent` a tool returns
+/// validates against its output schema (the end-to-end tests let the official client check).
+enum ToolSchemas {
+    static let sqlValue: Value = [
+        "description": "A number, a string, null, or a blob as {\"base64\": \"…\", \"bytes\": N}.",
+    ]
+
+    static let params: Value = [
+        "description": "Values bound to the statement's parameters: an array for ?, ?1 parameters, an object for :name parameters.",
+        "type": ["array", "object"],
+    ]
+
+    static let filter: Value = [
+        "type": "object",
+        "description": "Rows to match, all conditions together: {\"Country\": \"Brazil\"}, {\"Total\": {\">\": 5}}, {\"Id\": {\"in\": [1, 2]}}, {\"Fax\": null}. Operators: =, !=, <, <=, >, >=, like, not_like, in, not_in, between, is_null.",
+        "additionalProperties": true,
+    ]
+
+    static let confirm: Value = [
+        "type": "string",
+        "description": "The confirmation_token returned by a previous call of the same tool with the same arguments.",
+    ]
+
+    static let column: Value = [
+        "type": "object",
+        "properties": ["name": ["type": "string"], "type": ["type": "string"]],
+        "required": ["name"],
+    ]
+
+    /// The output of `query` and `aggregate`.
+    static let rowsOutput: Value = [
+        "type": "object",
+        "properties": [
+            "columns": ["type": "array", "items": column],
+            "rows": ["type": "array", "items": ["type": "array"]],
+            "row_count": ["type": "integer", "minimum": 0],
+            "truncated": ["type": "boolean", "description": "True when the row cap cut the result."],
+            "elapsed_ms": ["type": "number"],
+        ],
+        "required": ["columns", "rows", "row_count", "truncated", "elapsed_ms"],
+    ]
+
+    /// The output of `insert`, `update` and `delete`: the change made, or a confirmation request.
+    static let writeOutput: Value = [
+        "type": "object",
+        "properties": [
+            "operation": ["type": "string", "enum": ["insert", "update", "delete"]],
+            "rows_affected": ["type": "integer", "minimum": 0],
+            "last_insert_rowid": ["type": "integer"],
+            "elapsed_ms": ["type": "number"],
+            "confirmation_required": [
+                "type": "boolean",
+                "description": "True when nothing ran yet: show the preview to the user, then call again with confirm set to the token.",
+            ],
+            "confirmation_token": ["type": "string"],
+            "expires_in_seconds": ["type": "integer"],
+            "message": ["type": "string"],
+            "preview": [
+                "type": "object",
+                "properties": [
+                    "rows_affected": ["type": "integer", "minimum": 0],
+                    "columns": ["type": "array", "items": column],
+                    "rows": ["type": "array", "items": ["type": "array"]],
+                    "truncated": ["type": "boolean"],
+                ],
+                "required": ["rows_affected"],
+            ],
+        ],
+    ]
+
+    static let columnSchema: Value = [
+        "type": "object",
+        "properties": [
+            "name": ["type": "string"],
+            "type": ["type": "string"],
+            "not_null": ["type": "boolean"],
+            "default": ["type": "string"],
+            "primary_key_position": ["type": "integer"],
+            "visibility": ["type": "string", "enum": ["normal", "hidden", "generated_virtual", "generated_stored"]],
+        ],
+        "required": ["name", "type", "not_null", "visibility"],
+    ]
+
+    static let tableSchema: Value = [
+        "type": "object",
+        "properties": [
+            "name": ["type": "string"],
+            "kind": ["type": "string", "enum": ["table", "view", "virtual"]],
+            "columns": ["type": "array", "items": columnSchema],
+            "foreign_keys": ["type": "array", "items": [
+                "type": "object",
+                "properties": [
+                    "columns": ["type": "array", "items": ["type": "string"]],
+                    "references_table": ["type": "string"],
+                    "references_columns": ["type": "array", "items": ["type": "string"]],
+                    "on_update": ["type": "string"],
+                    "on_delete": ["type": "string"],
+                ],
+                "required": ["columns", "references_table", "references_columns"],
+            ]],
+            "indexes": ["type": "array", "items": [
+                "type": "object",
+                "properties": [
+                    "name": ["type": "string"],
+                    "unique": ["type": "boolean"],
+                    "partial": ["type": "boolean"],
+                    "origin": ["type": "string"],
+                    "terms": ["type": "array"],
+                    "sql": ["type": "string"],
+                ],
+                "required": ["name", "unique", "terms"],
+            ]],
+            "without_rowid": ["type": "boolean"],
+            "strict": ["type": "boolean"],
+            "module": ["type": "string"],
+            "row_count": [
+                "type": "object",
+                "properties": ["count": ["type": "integer"], "exact": ["type": "boolean"]],
+                "required": ["count", "exact"],
+            ],
+            "sql": ["type": "string"],
+        ],
+        "required": ["name", "kind", "columns", "foreign_keys", "indexes"],
+    ]
+
+    /// The output of `describe_schema`.
+    static let schemaOutput: Value = [
+        "type": "object",
+        "properties": [
+            "tables": ["type": "array", "items": tableSchema],
+            "ddl": ["type": "string", "description": "CREATE statements with keys (and sample rows when asked), for reading."],
+        ],
+        "required": ["tables", "ddl"],
+    ]
+}

@@ -1,0 +1,40 @@
+import MCP
+import SwiftDBAI
+
+/// The statements of a write tool call: given as `sql` (and `params`), or built from the tool's
+/// structured arguments by ``StructuredStatementBuilder``. Never both.
+enum WriteStatements {
+    static func resolve(
+        _ arguments: ToolArguments, structuredArguments: Set<String>, executor: SQLExecutor,
+        build: (StructuredStatementBuilder) throws -> [BoundStatement]
+    ) async throws -> [BoundStatement] {
+        if arguments.has("sql") {
+            let mixed = structuredArguments.filter(arguments.has).sorted()
+            guard mixed.isEmpty else {
+                throw ToolCallError(
+                    "Give either sql (with params) or \(structuredArguments.sorted().joined(separator: ", ")), not both; \(mixed.joined(separator: ", ")) came with sql.",
+                    code: "invalid_arguments")
+            }
+            return [BoundStatement(sql: try arguments.requiredString("sql"), arguments: try arguments.sqlArguments())]
+        }
+        guard arguments.has("table") else {
+            throw ToolCallError(
+                "Give table (with \(structuredArguments.subtracting(["table"]).sorted().joined(separator: ", "))) or sql.",
+                code: "invalid_arguments")
+        }
+        guard !arguments.has("params") else {
+            throw ToolCallError("params binds the parameters of sql; with table, give values directly.", code: "invalid_arguments")
+        }
+        let builder: StructuredStatementBuilder
+        do {
+            builder = try await executor.statementBuilder()
+        } catch {
+            throw ToolCallError(error)
+        }
+        do {
+            return try build(builder)
+        } catch let error as SwiftDBAIError {
+            throw ToolCallError(error)
+        }
+    }
+}

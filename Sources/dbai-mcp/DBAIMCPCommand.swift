@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SwiftDBAI
+import SwiftDBAIMCP
+
+/// `dbai-mcp`: flags → configuration → server. No other logic lives here.
+@main
+struct DBAIMCPCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dbai-mcp",
+        abstract: "A stdio MCP server for one SQLite database: schema, queries and guarded writes.",
+        discussion: """
+            Logs go to stderr; stdout carries only the protocol. The database file must exist: it is never created, \
+            and its journal mode and settings are never changed.
+            """,
+        version: DBAIServer.version)
+
+    @Option(name: .long, help: ArgumentHelp("The SQLite database file.", valueName: "path"))
+    var db: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Allowed operations: readonly, standard (select, insert, update), unrestricted (+ delete), or a list such as select,insert.",
+        valueName: "allowlist"))
+    var allow: String = "readonly"
+
+    @Option(name: .long, help: ArgumentHelp("Only these tables and views can be seen, read or written.", valueName: "a,b"))
+    var tables: String?
+
+    @Option(name: .customLong("write-tables"), help: ArgumentHelp("Only these tables can be written.", valueName: "a,b"))
+    var writeTables: String?
+
+    @Option(name: .customLong("max-rows"), help: "The most rows a read returns.")
+    var maxRows: Int = 500
+
+    @Option(name: .customLong("timeout-ms"), help: "How long a statement may run, in milliseconds.")
+    var timeoutMilliseconds: Int = 10_000
+
+    @Flag(name: .customLong("no-confirm"), help: "Run destructive writes without asking for confirmation (automation only).")
+    var noConfirm = false
+
+    @Flag(name: .customLong("print-manifest"), help: .hidden)
+    var printManifest = false
+
+    func validate() throws {
+        guard printManifest || db != nil else {
+            throw ValidationError("Missing --db: give the SQLite file to serve.")
+        }
+        do {
+            _ = try OperationAllowlist(parsing: allow)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        guard maxRows >= 1 else { throw ValidationError("--max-rows must be at least 1.") }
+        guard timeoutMilliseconds >= 1 else { throw ValidationError("--timeout-ms must be at least 1.") }
+    }
+
+    func run() async throws {
+        if printManifest {
+            FileHandle.standardOutput.write(Data(try DBAIManifest.json().utf8))
+            return
+        }
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let configuration = DBAIServerConfiguration(
+            databasePath: db ?? "",
+            allowlist: try OperationAllowlist(parsing: allow),
+            visibleTables: Self.list(tables),
+            writableTables: Self.list(writeTables),
+            limits: ExecutionLimits(maxRows: maxRows, timeout: .milliseconds(timeoutMilliseconds)),
+            confirmsDestructiveWrites: !noConfirm)
+        let server: DBAIServer
+        do {
+            server = try DBAIServer(configuration: configuration)
+        } catch {
+            FileHandle.standardError.write(Data("dbai-mcp: \(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
+        try await server.run(transport: FastStdioTransport())
+    }
+
+    private static func list(_ text: String?) -> [String]? {
+        text.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+    }
+}
