@@ -29,7 +29,7 @@ struct WriteConfirmationFlow: Sendable {
     func run(_ statements: [BoundStatement], operation: SQLOperation, tool: String, token: String?) async throws -> ToolOutput {
         do {
             return try await execute(statements, operation: operation, confirmed: !confirmsDestructiveWrites)
-        } catch .confirmationRequired {
+        } catch SwiftDBAIError.confirmationRequired {
             // Destructive and not confirmed yet: nothing ran.
         }
         let fingerprint = Self.fingerprint(tool: tool, statements: statements)
@@ -63,10 +63,21 @@ struct WriteConfirmationFlow: Sendable {
 
     // MARK: - Steps
 
+    /// Runs the statements; a refusal becomes a ``ToolCallError`` (a confirmation request stays a
+    /// ``SwiftDBAIError`` for ``run(_:operation:tool:token:)`` to handle).
     private func execute(
         _ statements: [BoundStatement], operation: SQLOperation, confirmed: Bool
-    ) async throws(SwiftDBAIError) -> ToolOutput {
-        let result = try await executor.execute(statements, expecting: operation, confirmed: confirmed)
+    ) async throws -> ToolOutput {
+        let result: MutationResult
+        do {
+            result = try await executor.execute(statements, expecting: operation, confirmed: confirmed)
+        } catch .confirmationRequired(let operation, let tables) {
+            throw SwiftDBAIError.confirmationRequired(operation, tables: tables)
+        } catch .cancelled {
+            throw CancellationError()
+        } catch {
+            throw ToolCallError(error)
+        }
         var text = "\(operation.sqlKeyword): \(result.rowsAffected) row\(result.rowsAffected == 1 ? "" : "s") affected"
         if let rowID = result.lastInsertRowID { text += ", last rowid \(rowID)" }
         return ToolOutput(structured: result.structuredValue, text: text + ".")
