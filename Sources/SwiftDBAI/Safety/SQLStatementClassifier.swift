@@ -169,6 +169,11 @@ public final class SQLStatementClassifier: @unchecked Sendable {
                 try requireMainDatabase(action)
                 guard let name = action.first else { continue }
                 tablesRead.formUnion(try readableObjects(named: name))
+                // A read through a view reads the view too: a view that is not allowed cannot be
+                // used, even over allowed tables.
+                if let source = action.source, let view = schema.table(named: source), view.kind == .view {
+                    tablesRead.insert(view.name)
+                }
 
             case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
                 guard let name = action.first, !Self.isSchemaTable(name) else {
