@@ -1,0 +1,60 @@
+/// How a ``ChatEngine`` talks to its model.
+public struct ChatConfiguration: Sendable, Hashable {
+    /// How the model is asked to hand over its SQL.
+    public enum SQLOutputMode: String, Sendable, Hashable, CaseIterable {
+        /// Structured output when the model supports it, else a tool call, else text.
+        case automatic
+        /// A JSON object `{"sql": "…"}` constrained by a schema.
+        case structured
+        /// A call of the `run_sql` tool.
+        case toolCall = "tool"
+        /// Plain text; the SQL is extracted (fenced or bare; `<think>` blocks ignored).
+        case text
+    }
+
+    /// How the answer's summary is written.
+    public enum SummaryMode: String, Sendable, Hashable, CaseIterable {
+        /// The model writes it from the result (falls back to ``deterministic`` on failure).
+        case model
+        /// A short summary computed from the result, without a model call.
+        case deterministic
+    }
+
+    /// Earlier turns (question and SQL) sent with each question, for follow-ups.
+    public var historyWindow: Int
+    /// Extra attempts after SQL that fails to compile or run; the error is fed back each time.
+    public var maxRetries: Int
+    /// Sample rows per table in the prompt.
+    public var sampleRowCount: Int
+    /// Above this many tables and views, only the tables relevant to the question are sent.
+    public var maxPromptTables: Int
+    /// How the model hands over its SQL.
+    public var sqlOutput: SQLOutputMode
+    /// How the summary is written.
+    public var summary: SummaryMode
+    /// Sampling options of the SQL request.
+    public var sqlOptions: GenerationOptions
+    /// Sampling options of the summary request.
+    public var summaryOptions: GenerationOptions
+    /// Rows of the result shown to the model for the summary.
+    public var summaryRowCount: Int
+
+    /// Creates a configuration with defaults tuned for small local models.
+    public init(
+        historyWindow: Int = 4, maxRetries: Int = 2, sampleRowCount: Int = 3, maxPromptTables: Int = 15,
+        sqlOutput: SQLOutputMode = .automatic, summary: SummaryMode = .model,
+        sqlOptions: GenerationOptions = GenerationOptions(temperature: 0, maxTokens: 400),
+        summaryOptions: GenerationOptions = GenerationOptions(temperature: 0, maxTokens: 120),
+        summaryRowCount: Int = 10
+    ) {
+        self.historyWindow = max(0, historyWindow)
+        self.maxRetries = max(0, maxRetries)
+        self.sampleRowCount = max(0, sampleRowCount)
+        self.maxPromptTables = max(1, maxPromptTables)
+        self.sqlOutput = sqlOutput
+        self.summary = summary
+        self.sqlOptions = sqlOptions
+        self.summaryOptions = summaryOptions
+        self.summaryRowCount = max(1, summaryRowCount)
+    }
+}

@@ -1,0 +1,233 @@
+/// Answers questions in plain language about one database: the model writes SQL, SQLite's
+/// compiler and the safety policy decide whether it may run, and the answer comes back with the
+/// rows, a summary and a suggested chart.
+///
+/// Pipeline: cached schema → the tables relevant to the question when the schema is large →
+/// prompt with `CREATE TABLE` text, keys and sample rows → SQL from a structured answer, a tool
+/// call or text → the same classifier, policy and confirmation as every tool → on a compile or
+/// SQLite error, the error is fed back and the model retries (bounded) → execution → summary
+/// (model-written, deterministic fallback) → chart detection. Conversations keep a window of
+/// earlier turns, so "now only the ones from 2024" refines the previous question.
+///
+/// ```swift
+/// let engine = ChatEngine(executor: executor, model: OpenAICompatibleModel(...))
+/// let answer = try await engine.send("How many tracks are longer than five minutes?")
+/// print(answer.summary, answer.sql)
+/// ```
+public actor ChatEngine {
+    /// Runs every statement the model writes, under its policy and limits.
+    public nonisolated let executor: SQLExecutor
+    /// The model that writes SQL and summaries.
+    public nonisolated let model: any LanguageModel
+    /// How the engine talks to the model.
+    public nonisolated let configuration: ChatConfiguration
+
+    /// One answered question of the conversation.
+    public struct Turn: Sendable, Hashable {
+        /// The question as asked.
+        public var question: String
+        /// The SQL that answered it.
+        public var sql: String
+    }
+
+    /// The answered questions kept for follow-ups, oldest first (at most the history window).
+    public private(set) var turns: [Turn] = []
+    private var describedSchema: (key: String, text: String)?
+
+    /// Creates an engine over an executor (its policy, limits and delegate apply to the model's SQL).
+    public init(executor: SQLExecutor, model: any LanguageModel, configuration: ChatConfiguration = ChatConfiguration()) {
+        self.executor = executor
+        self.model = model
+        self.configuration = configuration
+    }
+
+    /// Opens a database by path and creates an engine over it.
+    ///
+    /// - Throws: ``SwiftDBAIError`` when the database cannot be opened.
+    public init(
+        databasePath: String, model: any LanguageModel, allowlist: OperationAllowlist = .readOnly,
+        configuration: ChatConfiguration = ChatConfiguration(), delegate: (any ToolExecutionDelegate)? = nil
+    ) throws(SwiftDBAIError) {
+        let executor = try SQLExecutor(path: databasePath, policy: SafetyPolicy(allowlist: allowlist), delegate: delegate)
+        self.init(executor: executor, model: model, configuration: configuration)
+    }
+
+    /// Forgets the conversation (the schema stays cached).
+    public func resetConversation() {
+        turns.removeAll()
+    }
+
+    /// Reads and describes the schema now rather than on the first question.
+    ///
+    /// - Throws: ``ChatError/refused(sql:error:)`` when the schema cannot be read.
+    public func prepareSchema() async throws(ChatError) {
+        _ = try await schemaText(for: "")
+    }
+
+    /// Answers one question.
+    ///
+    /// - Throws: ``ChatError``: the model failed, wrote no SQL, wrote SQL the policy refuses, or
+    ///   SQL that kept failing after every retry. Nothing is changed by a failed question.
+    public func send(_ question: String) async throws(ChatError) -> ChatResponse {
+        let question = question.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !question.isEmpty else { throw .emptyQuestion }
+        let system = ChatMessage.system(ChatPrompt.system(
+            schema: try await schemaText(for: question), allowsWrites: executor.policy.allowlist.allowsWrites))
+        var messages = [system]
+        for turn in turns.suffix(configuration.historyWindow) {
+            messages.append(.user(ChatPrompt.question(turn.question)))
+            messages.append(.assistant(turn.sql))
+        }
+        messages.append(.user(ChatPrompt.question(question)))
+
+        var lastFailure: (sql: String, error: SwiftDBAIError)?
+        for attempt in 1...(configuration.maxRetries + 1) {
+            let response = try await respond(to: sqlRequest(messages))
+            guard let sql = SQLExtractor.sql(in: response) else {
+                messages.append(.assistant(response.text))
+                messages.append(.user(ChatPrompt.noSQLRetry))
+                continue
+            }
+            do {
+                let outcome = try await run(sql)
+                remember(Turn(question: question, sql: sql))
+                return await answer(question: question, sql: sql, outcome: outcome, system: system, attempts: attempt)
+            } catch where Self.isRetryable(error) {
+                lastFailure = (sql, error)
+                messages.append(contentsOf: feedback(for: response, sql: sql, error: error))
+            } catch {
+                throw .refused(sql: sql, error: error)
+            }
+        }
+        if let lastFailure {
+            throw .failed(sql: lastFailure.sql, error: lastFailure.error, attempts: configuration.maxRetries + 1)
+        }
+        throw .noSQL(attempts: configuration.maxRetries + 1)
+    }
+
+    // MARK: - Steps
+
+    private enum Outcome {
+        case rows(QueryResult)
+        case changes(MutationResult)
+    }
+
+    /// Classifies, authorizes and runs the statement: a read as a query, a write through the
+    /// executor (its delegate confirms destructive writes).
+    private func run(_ sql: String) async throws(SwiftDBAIError) -> Outcome {
+        let statement = try await executor.check(sql)
+        if statement.operation == .select {
+            return .rows(try await executor.query(sql))
+        }
+        return .changes(try await executor.execute(sql))
+    }
+
+    /// SQL that did not compile or failed in SQLite may be fixed by the model; a policy refusal,
+    /// a timeout or a cancellation may not.
+    private static func isRetryable(_ error: SwiftDBAIError) -> Bool {
+        switch error {
+        case .rejected(let rejection):
+            return [.invalidSQL, .multipleStatements, .emptyStatement].contains(rejection.code)
+        case .sqlite:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The messages that tell the model its statement failed, in the form the answer came in.
+    private func feedback(for response: LanguageModelResponse, sql: String, error: SwiftDBAIError) -> [ChatMessage] {
+        if let call = response.toolCalls.first(where: { $0.name == SQLExtractor.toolName }) {
+            return [.assistant(response.text, toolCalls: [call]), .tool(ChatPrompt.retry(error: error.description), callID: call.id)]
+        }
+        return [.assistant(sql), .user(ChatPrompt.retry(error: error.description))]
+    }
+
+    private func sqlRequest(_ messages: [ChatMessage]) -> LanguageModelRequest {
+        var mode = configuration.sqlOutput
+        if mode == .automatic {
+            mode = model.capabilities.structuredOutput ? .structured : (model.capabilities.toolCalling ? .toolCall : .text)
+        }
+        switch mode {
+        case .structured:
+            return LanguageModelRequest(
+                messages: messages, responseFormat: .jsonSchema(name: "sql_statement", schema: ChatPrompt.sqlSchema),
+                options: configuration.sqlOptions)
+        case .toolCall:
+            return LanguageModelRequest(messages: messages, tools: [ChatPrompt.sqlTool], options: configuration.sqlOptions)
+        case .text, .automatic:
+            return LanguageModelRequest(messages: messages, options: configuration.sqlOptions)
+        }
+    }
+
+    private func respond(to request: LanguageModelRequest) async throws(ChatError) -> LanguageModelResponse {
+        do {
+            return try await model.respond(to: request)
+        } catch {
+            throw .model(error)
+        }
+    }
+
+    private func answer(
+        question: String, sql: String, outcome: Outcome, system: ChatMessage, attempts: Int
+    ) async -> ChatResponse {
+        switch outcome {
+        case .changes(let result):
+            return ChatResponse(summary: ResultSummarizer.summary(of: result), sql: sql, mutationResult: result, attempts: attempts)
+        case .rows(let result):
+            var summary = ResultSummarizer.summary(of: result)
+            if configuration.summary == .model, let written = await modelSummary(question: question, sql: sql, result: result, system: system) {
+                summary = written
+            }
+            return ChatResponse(
+                summary: summary, sql: sql, queryResult: result,
+                chart: ChartDetector.chart(for: result, question: question), attempts: attempts)
+        }
+    }
+
+    /// The model's summary of the result, or nil when it fails or writes nothing usable.
+    private func modelSummary(question: String, sql: String, result: QueryResult, system: ChatMessage) async -> String? {
+        var shown = result
+        shown.rows = Array(result.rows.prefix(configuration.summaryRowCount))
+        shown.truncated = result.truncated || result.rowCount > configuration.summaryRowCount
+        let table = MarkdownTableRenderer(maxCellLength: 60).render(shown)
+        let request = LanguageModelRequest(
+            messages: [system, .user(ChatPrompt.summary(question: question, sql: sql, result: table))],
+            options: configuration.summaryOptions)
+        guard let response = try? await model.respond(to: request) else { return nil }
+        let text = SQLExtractor.withoutThinking(response.text).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
+
+    private func remember(_ turn: Turn) {
+        turns.append(turn)
+        if turns.count > configuration.historyWindow {
+            turns.removeFirst(turns.count - configuration.historyWindow)
+        }
+    }
+
+    /// The schema text for a question: everything for small schemas; for large ones, the tables
+    /// relevant to this question and the previous one. Cached per schema version and selection.
+    private func schemaText(for question: String) async throws(ChatError) -> String {
+        let schema: DatabaseSchema
+        do {
+            schema = try await executor.schema(includingRowCounts: false)
+        } catch {
+            throw .refused(sql: "", error: error)
+        }
+        var selection: Set<String>?
+        if schema.tables.count > configuration.maxPromptTables {
+            let context = ([turns.last?.question].compactMap { $0 } + [question]).joined(separator: " ")
+            selection = Set(TableSelector(limit: configuration.maxPromptTables).select(for: context, in: schema))
+        }
+        let key = "\(schema.schemaVersion)|" + (selection?.sorted().joined(separator: ",") ?? "*")
+        if let describedSchema, describedSchema.key == key { return describedSchema.text }
+        do {
+            let text = try await executor.schemaDescription(sampleRowCount: configuration.sampleRowCount, tables: selection)
+            describedSchema = (key, text)
+            return text
+        } catch {
+            throw .refused(sql: "", error: error)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// Picks the tables relevant to a question when a schema is too large to send whole: tables and
+/// columns whose names share words with the question score highest, and the tables they
+/// reference or are referenced by come along so joins stay possible.
+public struct TableSelector: Sendable {
+    /// The most tables picked.
+    public var limit: Int
+
+    /// Creates a selector.
+    public init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    /// The names of the tables to describe, most relevant first.
+    public func select(for question: String, in schema: DatabaseSchema) -> [String] {
+        guard schema.tables.count > limit else { return schema.tableNames }
+        let words = Self.words(in: question)
+        var scores: [String: Double] = [:]
+        for table in schema.tables {
+            var score = 0.0
+            let tableWords = Self.words(in: table.name)
+            score += 3 * Double(tableWords.intersection(words).count)
+            for column in table.columns where !Self.words(in: column.name).isDisjoint(with: words) {
+                score += 1
+            }
+            scores[table.name] = score
+        }
+        let ranked = schema.tables.map(\.name).filter { (scores[$0] ?? 0) > 0 }
+            .sorted { (scores[$0] ?? 0) > (scores[$1] ?? 0) }
+        var picked: [String] = []
+        func add(_ name: String) {
+            guard picked.count < limit, !picked.contains(where: { SQLIdentifier.same($0, name) }),
+                  let table = schema.table(named: name) else { return }
+            picked.append(table.name)
+        }
+        for name in ranked { add(name) }
+        // Neighbours through foreign keys, so the picked tables can be joined.
+        for name in picked {
+            guard let table = schema.table(named: name) else { continue }
+            for key in table.foreignKeys { add(key.referencedTable) }
+            for other in schema.tables where other.foreignKeys.contains(where: { SQLIdentifier.same($0.referencedTable, name) }) {
+                add(other.name)
+            }
+        }
+        if picked.isEmpty {
+            // Nothing matched: the largest tables are the likeliest subjects.
+            for table in schema.tables.sorted(by: { ($0.rowCount?.count ?? 0) > ($1.rowCount?.count ?? 0) }) {
+                add(table.name)
+            }
+        }
+        return picked
+    }
+
+    /// Lower-case words of a name or sentence, split on case changes and non-letters, with a
+    /// naive singular form added (`albums` → `album`).
+    static func words(in text: String) -> Set<String> {
+        var words: Set<String> = []
+        var current = ""
+        var previous: Character?
+        func flush() {
+            guard current.count >= 2 else { current = ""; return }
+            let word = current.lowercased()
+            words.insert(word)
+            if word.hasSuffix("ies"), word.count > 4 { words.insert(String(word.dropLast(3)) + "y") }
+            else if word.hasSuffix("s"), word.count > 3 { words.insert(String(word.dropLast())) }
+            current = ""
+        }
+        for character in text {
+            if character.isLetter || character.isNumber {
+                if character.isUppercase, let previous, previous.isLowercase { flush() }
+                current.append(character)
+            } else {
+                flush()
+            }
+            previous = character
+        }
+        flush()
+        return words
+    }
+}
