@@ -64,12 +64,12 @@ struct DBAIServerTests {
         (try OperationAllowlist(parsing: "select,delete"), ["describe_schema", "query", "aggregate", "delete"]),
     ])
     func listing(allowlist: OperationAllowlist, expected: [String]) {
-        #expect(ToolRegistry(allowlist: allowlist).listTools().map(\.name) == expected)
+        #expect(ToolRegistry(allowlist: allowlist).listTools(ToolAvailability(hasLanguageModel: false)).map(\.name) == expected)
     }
 
     @Test("every tool has input and output schemas and annotations")
     func definitions() {
-        for tool in ToolRegistry(allowlist: .unrestricted).listTools() {
+        for tool in ToolRegistry(allowlist: .unrestricted).listTools(.everything) {
             #expect(tool.inputSchema.objectValue?["type"] == "object", "\(tool.name)")
             #expect(tool.outputSchema?.objectValue?["type"] == "object", "\(tool.name)")
             #expect(tool.annotations.openWorldHint == false, "\(tool.name)")
@@ -182,9 +182,75 @@ struct DBAIServerTests {
         let committed = try String(contentsOf: url, encoding: .utf8)
         #expect(committed == (try DBAIManifest.json()))
         let manifest = try JSONDecoder().decode(Value.self, from: Data(committed.utf8))
-        let listed = try JSONDecoder().decode(Value.self, from: JSONEncoder().encode(ToolRegistry(allowlist: .unrestricted).listTools()))
+        let listed = try JSONDecoder().decode(Value.self, from: JSONEncoder().encode(ToolRegistry(allowlist: .unrestricted).listTools(.everything)))
         #expect(manifest.objectValue?["_meta"]?.objectValue?[DBAIManifest.metaNamespace]?.objectValue?["tools"] == listed)
         #expect(manifest.objectValue?["manifest_version"] == "0.3")
         #expect(manifest.objectValue?["server"]?.objectValue?["type"] == "binary")
+    }
+}
+
+/// A model that answers every SQL request with the same statement and every summary with a sentence.
+struct FixedAnswerModel: LanguageModel {
+    let name = "fixed"
+    let capabilities = LanguageModelCapabilities.textOnly
+    let sql: String
+
+    func respond(to request: LanguageModelRequest) async throws(LanguageModelError) -> LanguageModelResponse {
+        let last = request.messages.last?.content ?? ""
+        return LanguageModelResponse(text: last.contains("<data>") ? "Here is the answer." : sql)
+    }
+}
+
+@Suite("dbai-mcp ask")
+struct AskToolTests {
+    @Test("ask is listed only with a language model, and answers with SQL, rows and a conversation id")
+    func askWithModel() async throws {
+        let fixture = try ServerFixture()
+        let without = try await fixture.connect(fixture.configuration())
+        #expect(!(try await without.listTools().tools.map(\.name).contains("ask")))
+        await #expect(throws: MCPError.self) { _ = try await without.call("ask", ["question": "How many artists?"]) }
+
+        var configuration = fixture.configuration()
+        configuration.languageModel = FixedAnswerModel(sql: "SELECT count(*) AS artists FROM Artist")
+        let client = try await fixture.connect(configuration)
+        #expect(try await client.listTools().tools.map(\.name).contains("ask"))
+        let result = try await client.call("ask", ["question": "How many artists?"])
+        let structured = try #require(result.structuredContent?.objectValue)
+        #expect(structured["answer"] == "Here is the answer.")
+        #expect(structured["sql"] == "SELECT count(*) AS artists FROM Artist")
+        #expect(structured["rows"] == [[275]])
+        #expect(structured["conversation_id"]?.stringValue?.isEmpty == false)
+    }
+
+    @Test("a write written by the model is refused under readonly, and nothing changes")
+    func askRefusesWrites() async throws {
+        let fixture = try ServerFixture()
+        var configuration = fixture.configuration()
+        configuration.languageModel = FixedAnswerModel(sql: "DELETE FROM Artist")
+        let client = try await fixture.connect(configuration)
+        let result = try await client.call("ask", ["question": "Delete every artist"])
+        #expect(result.isError == true)
+        #expect(result._meta?.fields[ToolRegistry.errorCodeKey] == "refused")
+        #expect(try fixture.count("Artist") == 275)
+    }
+
+    @Test("the client's own model answers through sampling when the server has none")
+    func sampling() async throws {
+        let fixture = try ServerFixture()
+        let server = try DBAIServer(configuration: fixture.configuration())
+        let (clientSide, serverSide) = await InMemoryTransport.createConnectedPair()
+        Task { try await server.run(transport: serverSide) }
+        let client = Client(name: "tests", version: "1", capabilities: .init(sampling: .init()))
+        await client.withSamplingHandler { parameters in
+            let asksSummary = parameters.messages.last.map { "\($0.content)" }?.contains("<data>") == true
+            return CreateSamplingMessage.Result(
+                model: "client-model", stopReason: .endTurn, role: .assistant,
+                content: .text(asksSummary ? "Eleven genres... no, 25." : "SELECT count(*) FROM Genre"))
+        }
+        try await client.connect(transport: clientSide)
+        #expect(try await client.listTools().tools.map(\.name).contains("ask"))
+        let result = try await client.call("ask", ["question": "How many genres?"])
+        #expect(result.structuredContent?.objectValue?["rows"] == [[25]])
+        #expect(result.structuredContent?.objectValue?["sql"] == "SELECT count(*) FROM Genre")
     }
 }

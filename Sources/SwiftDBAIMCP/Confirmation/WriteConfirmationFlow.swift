@@ -45,7 +45,7 @@ struct WriteConfirmationFlow: Sendable {
         if let elicit {
             let answer: Answer
             do {
-                answer = try await elicit(Self.elicitationMessage(statements, operation: operation, preview: preview))
+                answer = try await elicit(Self.elicitationMessage(statements, operation: operation, rowsAffected: preview.rowsAffected))
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
@@ -130,9 +130,12 @@ struct WriteConfirmationFlow: Sendable {
         return ([tool] + parts).joined(separator: "\u{1E}")
     }
 
-    static func elicitationMessage(_ statements: [BoundStatement], operation: SQLOperation, preview: WritePreview) -> String {
-        let count = preview.rowsAffected
-        var message = "Confirm this \(operation.sqlKeyword)? It would affect \(count) row\(count == 1 ? "" : "s").\n"
+    static func elicitationMessage(_ statements: [BoundStatement], operation: SQLOperation, rowsAffected: Int?) -> String {
+        var message = "Confirm this \(operation.sqlKeyword)?"
+        if let count = rowsAffected {
+            message += " It would affect \(count) row\(count == 1 ? "" : "s")."
+        }
+        message += "\n"
         for statement in statements.prefix(3) {
             message += "\n" + statement.sql
             if !statement.arguments.isEmpty, let data = try? JSONEncoder().encode(statement.arguments) {

@@ -22,7 +22,7 @@ public enum DBAIManifest {
     ///
     /// - Throws: `EncodingError` (not expected).
     public static func manifest() throws -> Value {
-        let tools = ToolRegistry(allowlist: .unrestricted).listTools()
+        let tools = ToolRegistry(allowlist: .unrestricted).listTools(.everything)
         let fullTools = try JSONDecoder().decode(Value.self, from: JSONEncoder().encode(tools))
         return [
             "manifest_version": "0.3",

@@ -19,6 +19,11 @@ actor ClientSession {
         capabilities?.elicitation != nil
     }
 
+    /// True when the client declared sampling (its own model can answer `ask`).
+    var supportsSampling: Bool {
+        capabilities?.sampling != nil
+    }
+
     /// True when a message at `level` should be sent to the client.
     func wants(_ level: LogLevel) -> Bool {
         let order = LogLevel.allCases

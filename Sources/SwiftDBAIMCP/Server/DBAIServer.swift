@@ -19,9 +19,14 @@ public final class DBAIServer: Sendable {
     /// The configuration the server runs with.
     public let configuration: DBAIServerConfiguration
     let executor: SQLExecutor
+    /// The executor of `ask`: same database and policy, with a delegate that confirms
+    /// destructive statements through the client.
+    let chatExecutor: SQLExecutor
     let registry: ToolRegistry
     let session = ClientSession()
     let tokens = ConfirmationTokenStore()
+    let conversations = ConversationStore()
+    let serverReference = ServerReference()
     let logger: Logger
 
     /// Opens the database and checks the configuration against its schema.
@@ -44,8 +49,13 @@ public final class DBAIServer: Sendable {
             throw .database(SwiftDBAIError(error, path: configuration.databasePath))
         }
         let policy = try Self.policy(for: configuration, schema: schema)
+        let confirmation = AskConfirmation(
+            server: serverReference, session: session, confirms: configuration.confirmsDestructiveWrites)
         do {
             executor = try SQLExecutor(database: database, policy: policy, limits: configuration.limits)
+            chatExecutor = try SQLExecutor(
+                database: database, policy: policy, limits: configuration.limits,
+                delegate: ConfirmingDelegate { [executor] request in await confirmation.confirm(request, preview: executor) })
         } catch {
             throw .database(error)
         }
@@ -88,6 +98,7 @@ public final class DBAIServer: Sendable {
     /// - Throws: an error when the transport cannot start.
     public func run(transport: any Transport) async throws {
         let server = makeServer()
+        serverReference.server = server
         let draining = DrainingTransport(transport, gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger)
         try await server.start(transport: draining) { [session] _, capabilities in
             await session.initialized(with: capabilities)
@@ -123,8 +134,8 @@ public final class DBAIServer: Sendable {
     }
 
     private func register(on server: Server) async {
-        await server.withMethodHandler(ListTools.self) { [registry] _ in
-            ListTools.Result(tools: registry.listTools())
+        await server.withMethodHandler(ListTools.self) { [self] _ in
+            ListTools.Result(tools: registry.listTools(await availability()))
         }
         await server.withMethodHandler(CallTool.self) { [weak server, self] parameters in
             guard let server else { throw MCPError.internalError("The server stopped.") }
@@ -146,7 +157,25 @@ public final class DBAIServer: Sendable {
         }
     }
 
+    /// What this session offers: `ask` needs `--llm` or a client that samples.
+    private func availability() async -> ToolAvailability {
+        ToolAvailability(hasLanguageModel: await languageModel(for: nil) != nil)
+    }
+
+    /// The model of `ask`: `--llm`, else the client's through sampling, else none.
+    private func languageModel(for server: Server?) async -> (any LanguageModel)? {
+        if let model = configuration.languageModel { return model }
+        guard await session.supportsSampling else { return nil }
+        return SamplingLanguageModel(server: server ?? serverReference.server)
+    }
+
     private func callTool(_ parameters: CallTool.Parameters, server: Server) async throws -> CallTool.Result {
+        let model = await languageModel(for: server)
+        let chat = model.map { model in
+            ChatContext(conversations: conversations) { [chatExecutor, configuration] in
+                ChatEngine(executor: chatExecutor, model: model, configuration: configuration.chat)
+            }
+        }
         let context = ToolCallContext(
             executor: executor,
             writes: WriteConfirmationFlow(
@@ -157,8 +186,11 @@ public final class DBAIServer: Sendable {
                     try? await server.notify(ProgressNotification.message(
                         .init(progressToken: token, progress: progress, message: message)))
                 }
-            })
-        let result = try await registry.call(parameters.name, arguments: parameters.arguments, context: context)
+            },
+            chat: chat)
+        let result = try await registry.call(
+            parameters.name, arguments: parameters.arguments, availability: ToolAvailability(hasLanguageModel: model != nil),
+            context: context)
         if result.isError == true {
             let message = result.content.first.flatMap { content -> String? in
                 if case .text(let text, _, _) = content { return text }

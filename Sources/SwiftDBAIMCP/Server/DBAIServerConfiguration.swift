@@ -14,13 +14,22 @@ public struct DBAIServerConfiguration: Sendable {
     public var limits: ExecutionLimits
     /// Whether destructive writes need the user's confirmation (`--no-confirm` turns it off).
     public var confirmsDestructiveWrites: Bool
+    /// The model that answers `ask` (`--llm`); nil to use the client's model through sampling
+    /// when the client offers it.
+    public var languageModel: (any LanguageModel)?
+    /// How `ask` talks to its model.
+    public var chat: ChatConfiguration
 
-    /// Creates a configuration. Defaults: read-only, every table, 500 rows, 10 s, confirmation on.
+    /// Creates a configuration. Defaults: read-only, every table, 500 rows, 10 s, confirmation on,
+    /// no language model of its own.
     public init(
         databasePath: String, allowlist: OperationAllowlist = .readOnly, visibleTables: [String]? = nil,
         writableTables: [String]? = nil, limits: ExecutionLimits = ExecutionLimits(),
-        confirmsDestructiveWrites: Bool = true
+        confirmsDestructiveWrites: Bool = true, languageModel: (any LanguageModel)? = nil,
+        chat: ChatConfiguration = ChatConfiguration()
     ) {
+        self.languageModel = languageModel
+        self.chat = chat
         self.databasePath = databasePath
         self.allowlist = allowlist
         self.visibleTables = visibleTables

@@ -10,11 +10,26 @@ protocol DatabaseTool: Sendable {
     var operation: SQLOperation { get }
     /// The tool's description, input and output schemas and annotations.
     var definition: Tool { get }
+    /// Whether the tool can work in this session (beyond the allowlist). True by default.
+    func isAvailable(_ availability: ToolAvailability) -> Bool
     /// Runs the tool.
     ///
     /// - Throws: ``ToolCallError`` for anything the caller can fix (returned with `isError`), or
     ///   `CancellationError` when the request was cancelled (no response is sent).
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput
+}
+
+extension DatabaseTool {
+    func isAvailable(_ availability: ToolAvailability) -> Bool { true }
+}
+
+/// What the session offers beyond the allowlist.
+struct ToolAvailability: Sendable, Hashable {
+    /// A language model answers `ask`: `--llm`, or the client's own through sampling.
+    var hasLanguageModel: Bool
+
+    /// Every tool available (for the manifest).
+    static let everything = ToolAvailability(hasLanguageModel: true)
 }
 
 /// What a tool returns: the `structuredContent` and its compact text rendering.
@@ -31,6 +46,14 @@ struct ToolCallContext: Sendable {
     let writes: WriteConfirmationFlow
     /// Sends `notifications/progress` for this request, when the client asked for them.
     let progress: ProgressReporter?
+    /// The conversations of `ask` and how to start one; nil without a language model.
+    var chat: ChatContext? = nil
+}
+
+/// What `ask` needs: its conversations and a way to start a new one with the session's model.
+struct ChatContext: Sendable {
+    let conversations: ConversationStore
+    let makeEngine: @Sendable () -> ChatEngine
 }
 
 extension DatabaseTool {

@@ -15,17 +15,17 @@ struct ToolRegistry: Sendable {
 
     /// The built-in database tools.
     static let databaseTools: [any DatabaseTool] = [
-        DescribeSchemaTool(), QueryTool(), AggregateTool(), InsertTool(), UpdateTool(), DeleteTool(),
+        DescribeSchemaTool(), QueryTool(), AggregateTool(), InsertTool(), UpdateTool(), DeleteTool(), AskTool(),
     ]
 
-    /// The tools the allowlist enables.
-    var enabledTools: [any DatabaseTool] {
-        tools.filter { allowlist.allows($0.operation) }
+    /// The tools the allowlist enables and the session can serve.
+    func enabledTools(_ availability: ToolAvailability) -> [any DatabaseTool] {
+        tools.filter { allowlist.allows($0.operation) && $0.isAvailable(availability) }
     }
 
     /// The `tools/list` result.
-    func listTools() -> [Tool] {
-        enabledTools.map(\.definition)
+    func listTools(_ availability: ToolAvailability) -> [Tool] {
+        enabledTools(availability).map(\.definition)
     }
 
     /// Dispatches a `tools/call`.
@@ -33,13 +33,18 @@ struct ToolRegistry: Sendable {
     /// - Throws: `MCPError.invalidParams` for an unknown or disabled tool (the message names the
     ///   flag that enables it); `CancellationError` when the request was cancelled. Every other
     ///   failure is a result with `isError: true`.
-    func call(_ name: String, arguments: [String: Value]?, context: ToolCallContext) async throws -> CallTool.Result {
+    func call(
+        _ name: String, arguments: [String: Value]?, availability: ToolAvailability, context: ToolCallContext
+    ) async throws -> CallTool.Result {
         guard let tool = tools.first(where: { $0.name == name }) else {
             throw MCPError.invalidParams(
-                "Unknown tool \(name). Available tools: \(enabledTools.map(\.name).joined(separator: ", ")).")
+                "Unknown tool \(name). Available tools: \(enabledTools(availability).map(\.name).joined(separator: ", ")).")
         }
         guard allowlist.allows(tool.operation) else {
             throw MCPError.invalidParams(Self.disabledMessage(for: tool, allowlist: allowlist))
+        }
+        guard tool.isAvailable(availability) else {
+            throw MCPError.invalidParams(Self.unavailableMessage(for: tool))
         }
         do {
             let output = try await tool.call(ToolArguments(arguments), context: context)
@@ -68,6 +73,11 @@ struct ToolRegistry: Sendable {
 
     /// The `_meta` key of an error result's reason code.
     static let errorCodeKey = "io.github.swiftdbai/error_code"
+
+    static func unavailableMessage(for tool: any DatabaseTool) -> String {
+        "The tool \(tool.name) needs a language model: start dbai-mcp with --llm PROVIDER:MODEL "
+            + "(openai, anthropic, gemini, ollama, or openai-compatible with --llm-base-url), or use a client that supports MCP sampling."
+    }
 
     static func disabledMessage(for tool: any DatabaseTool, allowlist: OperationAllowlist) -> String {
         let needed = tool.operation

@@ -134,4 +134,30 @@ enum ToolSchemas {
         ],
         "required": ["tables", "ddl"],
     ]
+
+    /// The output of `ask`.
+    static let askOutput: Value = [
+        "type": "object",
+        "properties": [
+            "answer": ["type": "string", "description": "A plain-language answer."],
+            "sql": ["type": "string", "description": "The statement that ran."],
+            "columns": ["type": "array", "items": column],
+            "rows": ["type": "array", "items": ["type": "array"]],
+            "row_count": ["type": "integer", "minimum": 0],
+            "truncated": ["type": "boolean"],
+            "rows_affected": ["type": "integer", "minimum": 0],
+            "chart": [
+                "type": "object",
+                "properties": [
+                    "type": ["type": "string", "enum": ["bar", "line", "pie"]],
+                    "x": ["type": "string"],
+                    "y": ["type": "string"],
+                ],
+                "required": ["type", "x", "y"],
+            ],
+            "conversation_id": ["type": "string", "description": "Pass it back to ask a follow-up."],
+            "attempts": ["type": "integer", "minimum": 1],
+        ],
+        "required": ["answer", "sql", "columns", "rows", "conversation_id"],
+    ]
 }

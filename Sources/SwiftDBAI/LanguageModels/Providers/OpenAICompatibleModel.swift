@@ -1,0 +1,252 @@
+import Foundation
+
+/// A model behind an OpenAI-style chat completions endpoint: OpenAI itself, llama.cpp server,
+/// llama-cpp-python, vLLM, LM Studio, Ollama's `/v1`.
+///
+/// Posts to `{baseURL}/chat/completions`. The API key, when there is one, goes in
+/// `Authorization: Bearer …`; local servers usually need none.
+///
+/// ```swift
+/// let openAI = try OpenAICompatibleModel.fromEnvironment(model: "gpt-4o-mini")
+/// let local = OpenAICompatibleModel(model: "qwen", baseURL: llamaServerURL)  // http://127.0.0.1:8088/v1
+/// ```
+///
+/// Structured output (``ResponseFormat/jsonSchema(name:schema:)``) is sent as `response_format` in
+/// the configured ``StructuredOutputStyle``. When a server other than OpenAI rejects the
+/// `json_schema` form and its error names `json_object` (llama-cpp-python answers 422 "Input should
+/// be 'text' or 'json_object'"), the request is sent again as `json_object` with the schema, and
+/// later requests of this model use that form. With ``LanguageModelCapabilities/structuredOutput``
+/// off, the format is not sent and the model answers free text. A `content_filter` finish or a
+/// `refusal` in the message becomes ``LanguageModelError/refused(provider:reason:)``.
+public struct OpenAICompatibleModel: LanguageModel, CustomStringConvertible {
+    /// How a JSON schema for the answer is sent.
+    public enum StructuredOutputStyle: String, Sendable, Hashable, CaseIterable {
+        /// `{"type": "json_schema", "json_schema": {"name": …, "schema": …, "strict": true}}`:
+        /// OpenAI, vLLM, LM Studio, llama.cpp server, Ollama's `/v1`.
+        case jsonSchema
+        /// `{"type": "json_object", "schema": …}`: llama-cpp-python's own form.
+        case jsonObjectWithSchema
+    }
+
+    /// Remembers that a server rejected `json_schema` and wants `json_object` with a schema.
+    private final class StyleFallback: @unchecked Sendable {
+        private let lock = NSLock()
+        private var usesJSONObject = false
+
+        var isActive: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return usesJSONObject
+        }
+
+        func activate() {
+            lock.lock()
+            usesJSONObject = true
+            lock.unlock()
+        }
+    }
+
+    /// `https://api.openai.com/v1`.
+    public static let openAIBaseURL = ProviderWire.literalURL("https://api.openai.com/v1")
+    /// The environment variable that holds the OpenAI API key.
+    public static let apiKeyVariable = "OPENAI_API_KEY"
+
+    /// The model name sent to the server (`gpt-4o-mini`, `qwen`).
+    public let model: String
+    /// The base URL; requests go to `{baseURL}/chat/completions`.
+    public let baseURL: URL
+    /// How a JSON schema for the answer is sent.
+    public let structuredOutputStyle: StructuredOutputStyle
+    public let capabilities: LanguageModelCapabilities
+    /// `openai:MODEL` against OpenAI, `openai-compatible:MODEL` against another server.
+    public let name: String
+
+    private let apiKey: APIKey?
+    private let client: HTTPModelClient
+    private let styleFallback = StyleFallback()
+    private let isOpenAI: Bool
+
+    /// Creates a model for an OpenAI-compatible server.
+    ///
+    /// - Parameters:
+    ///   - model: The model name the server knows.
+    ///   - apiKey: The key sent as `Authorization: Bearer …`; nil (or empty) sends no such header.
+    ///   - baseURL: The server's base URL, up to and including `/v1`.
+    ///   - structuredOutputStyle: How a JSON schema for the answer is sent.
+    ///   - capabilities: Whether the server supports tools and JSON schemas (both by default).
+    ///   - timeout: The longest one attempt may take (60 s by default).
+    ///   - retryPolicy: How transient failures are retried.
+    public init(
+        model: String,
+        apiKey: String? = nil,
+        baseURL: URL = OpenAICompatibleModel.openAIBaseURL,
+        structuredOutputStyle: StructuredOutputStyle = .jsonSchema,
+        capabilities: LanguageModelCapabilities = LanguageModelCapabilities(toolCalling: true, structuredOutput: true),
+        timeout: Duration = .seconds(60),
+        retryPolicy: RetryPolicy = .standard
+    ) {
+        self.model = model
+        self.baseURL = baseURL
+        self.structuredOutputStyle = structuredOutputStyle
+        self.capabilities = capabilities
+        let isOpenAI = baseURL.host?.lowercased() == "api.openai.com"
+        self.isOpenAI = isOpenAI
+        self.name = (isOpenAI ? "openai:" : "openai-compatible:") + model
+        let key = APIKey(apiKey)
+        self.apiKey = key
+        let provider = isOpenAI ? "OpenAI" : "The OpenAI-compatible server at \(ProviderWire.displayed(baseURL))"
+        self.client = HTTPModelClient(provider: provider, timeout: timeout, retryPolicy: retryPolicy, secrets: [key])
+    }
+
+    /// Creates an OpenAI model with the key from `OPENAI_API_KEY`.
+    ///
+    /// - Throws: ``LanguageModelError/invalidConfiguration(_:)`` naming `OPENAI_API_KEY` when it
+    ///   is not set.
+    public static func fromEnvironment(
+        model: String,
+        baseURL: URL = OpenAICompatibleModel.openAIBaseURL,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        timeout: Duration = .seconds(60),
+        retryPolicy: RetryPolicy = .standard
+    ) throws(LanguageModelError) -> OpenAICompatibleModel {
+        let key = try APIKey.required(apiKeyVariable, in: environment, for: "OpenAI")
+        return OpenAICompatibleModel(
+            model: model, apiKey: key.secret, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
+    }
+
+    public var description: String { "OpenAICompatibleModel(\(name) at \(ProviderWire.displayed(baseURL)))" }
+
+    /// Answers one request with a chat completion.
+    ///
+    /// - Throws: ``LanguageModelError``.
+    public func respond(to request: LanguageModelRequest) async throws(LanguageModelError) -> LanguageModelResponse {
+        let style = styleFallback.isActive ? .jsonObjectWithSchema : structuredOutputStyle
+        let endpoint = try ProviderWire.endpoint(baseURL, "chat/completions")
+        var headers: [String: String] = [:]
+        if let apiKey {
+            headers["Authorization"] = "Bearer \(apiKey.secret)"
+        }
+        let json: JSONValue
+        do {
+            json = try await client.postJSON(to: endpoint, headers: headers, body: try requestBody(for: request, style: style))
+        } catch {
+            guard style == .jsonSchema, !isOpenAI, case .jsonSchema = request.responseFormat,
+                capabilities.structuredOutput, case .httpStatus(_, let status, let message) = error,
+                status == 400 || status == 422, message.contains("json_object")
+            else { throw error }
+            styleFallback.activate()
+            json = try await client.postJSON(
+                to: endpoint, headers: headers, body: try requestBody(for: request, style: .jsonObjectWithSchema))
+        }
+        return try response(from: json)
+    }
+
+    // MARK: - Wire format
+
+    func requestBody(for request: LanguageModelRequest, style: StructuredOutputStyle) throws(LanguageModelError)
+        -> JSONValue
+    {
+        try ProviderWire.checkTools(request, capabilities: capabilities, name: name)
+        var body: [String: JSONValue] = [
+            "model": .string(model),
+            "messages": .array(try request.messages.map { message throws(LanguageModelError) in
+                try Self.wireMessage(message, in: request.messages)
+            }),
+        ]
+        if !request.tools.isEmpty {
+            body["tools"] = .array(request.tools.map { tool in
+                [
+                    "type": "function",
+                    "function": [
+                        "name": .string(tool.name), "description": .string(tool.description),
+                        "parameters": tool.parameters,
+                    ],
+                ]
+            })
+        }
+        if case .jsonSchema(let schemaName, let schema) = request.responseFormat, capabilities.structuredOutput {
+            switch style {
+            case .jsonSchema:
+                body["response_format"] = [
+                    "type": "json_schema",
+                    "json_schema": ["name": .string(schemaName), "schema": schema, "strict": true],
+                ]
+            case .jsonObjectWithSchema:
+                body["response_format"] = ["type": "json_object", "schema": schema]
+            }
+        }
+        if let temperature = request.options.temperature {
+            body["temperature"] = .number(temperature)
+        }
+        if let maxTokens = request.options.maxTokens {
+            body["max_tokens"] = .number(Double(maxTokens))
+        }
+        if !request.options.stop.isEmpty {
+            body["stop"] = .array(request.options.stop.map(JSONValue.string))
+        }
+        return .object(body)
+    }
+
+    private static func wireMessage(_ message: ChatMessage, in messages: [ChatMessage]) throws(LanguageModelError)
+        -> JSONValue
+    {
+        switch message.role {
+        case .system, .user:
+            return ["role": .string(message.role.rawValue), "content": .string(message.content)]
+        case .assistant:
+            var wire: [String: JSONValue] = [
+                "role": "assistant",
+                "content": .string(message.content),
+            ]
+            if !message.toolCalls.isEmpty {
+                wire["tool_calls"] = .array(message.toolCalls.map { call in
+                    [
+                        "id": .string(call.id), "type": "function",
+                        "function": ["name": .string(call.name), "arguments": .string(call.arguments)],
+                    ]
+                })
+            }
+            return .object(wire)
+        case .tool:
+            // `name` is not in OpenAI's schema but is accepted, and llama-cpp-python requires it.
+            let callID = try ProviderWire.callID(of: message)
+            return ProviderWire.object([
+                "role": "tool", "tool_call_id": .string(callID), "content": .string(message.content),
+                "name": ProviderWire.toolName(forCallID: callID, in: messages).map(JSONValue.string),
+            ])
+        }
+    }
+
+    func response(from json: JSONValue) throws(LanguageModelError) -> LanguageModelResponse {
+        guard let choice = json["choices"]?.arrayValue?.first, let message = choice["message"] else {
+            throw client.missing("choices[0].message")
+        }
+        let finishReason = choice["finish_reason"]?.stringValue
+        if finishReason == "content_filter" {
+            throw .refused(provider: client.provider, reason: "the content filter stopped the answer (content_filter)")
+        }
+        if let refusal = message["refusal"]?.stringValue, !refusal.isEmpty {
+            throw .refused(provider: client.provider, reason: client.redact(refusal))
+        }
+        let text: String
+        switch message["content"] {
+        case .string(let content)?:
+            text = content
+        case .array(let parts)?:
+            text = parts.compactMap { $0["text"]?.stringValue }.joined()
+        default:
+            text = ""
+        }
+        var toolCalls: [ToolCall] = []
+        for call in message["tool_calls"]?.arrayValue ?? [] {
+            guard let function = call["function"], let name = function["name"]?.stringValue else {
+                throw client.missing("function name in a tool call")
+            }
+            toolCalls.append(ToolCall(
+                id: call["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? ProviderWire.generatedCallID(),
+                name: name,
+                arguments: ProviderWire.argumentsText(function["arguments"])))
+        }
+        return LanguageModelResponse(text: text, toolCalls: toolCalls, finishReason: finishReason)
+    }
+}

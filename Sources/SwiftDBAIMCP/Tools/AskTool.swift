@@ -1,0 +1,100 @@
+import MCP
+import SwiftDBAI
+
+/// `ask`: a question in plain language, answered by the ``ChatEngine`` with SQL that goes through
+/// the same policy as every other tool.
+struct AskTool: DatabaseTool {
+    let name = "ask"
+    let operation = SQLOperation.select
+
+    func isAvailable(_ availability: ToolAvailability) -> Bool {
+        availability.hasLanguageModel
+    }
+
+    var definition: Tool {
+        Tool(
+            name: name,
+            title: "Ask the database in plain language",
+            description: """
+                Answers a question about the data in plain language: a language model writes one SQLite statement, the \
+                server checks and runs it under the same rules as the other tools, and returns a short answer, the SQL, \
+                the rows and a suggested chart. Pass the conversation_id of an earlier answer to ask a follow-up \
+                ("now only the ones from 2024").
+                """,
+            inputSchema: [
+                "type": "object",
+                "properties": [
+                    "question": ["type": "string", "description": "The question, in plain language."],
+                    "conversation_id": ["type": "string", "description": "Continue an earlier conversation."],
+                ],
+                "required": ["question"],
+                "additionalProperties": false,
+            ],
+            annotations: .init(readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false),
+            outputSchema: ToolSchemas.askOutput)
+    }
+
+    func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
+        try arguments.requireOnly(["question", "conversation_id"])
+        let question = try arguments.requiredString("question")
+        guard let chat = context.chat else {
+            throw ToolCallError(ToolRegistry.unavailableMessage(for: self), code: "no_language_model")
+        }
+        let (id, engine) = await chat.conversations.engine(for: try arguments.string("conversation_id"), make: chat.makeEngine)
+        let response: ChatResponse
+        do {
+            response = try await ProgressReporter.reporting(context.progress) { try await engine.send(question) }
+        } catch let error as ChatError {
+            if case .model(.cancelled) = error { throw CancellationError() }
+            if case .refused(_, .cancelled) = error { throw CancellationError() }
+            throw ToolCallError(error.description, code: Self.code(for: error))
+        }
+        return ToolOutput(structured: Self.structured(response, conversationID: id), text: Self.text(response))
+    }
+
+    static func code(for error: ChatError) -> String {
+        switch error {
+        case .emptyQuestion: "invalid_arguments"
+        case .model: "model_error"
+        case .noSQL: "no_sql"
+        case .refused: "refused"
+        case .failed: "sql_failed"
+        }
+    }
+
+    static func structured(_ response: ChatResponse, conversationID: String) -> Value {
+        var object: [String: Value] = [
+            "answer": .string(response.summary),
+            "sql": .string(response.sql),
+            "conversation_id": .string(conversationID),
+            "attempts": .int(response.attempts),
+        ]
+        if let rows = response.queryResult, case .object(let result) = rows.structuredValue {
+            object["columns"] = result["columns"]
+            object["rows"] = result["rows"]
+            object["row_count"] = result["row_count"]
+            object["truncated"] = result["truncated"]
+        } else {
+            object["columns"] = []
+            object["rows"] = []
+        }
+        if let mutation = response.mutationResult {
+            object["rows_affected"] = .int(mutation.rowsAffected)
+        }
+        if let chart = response.chart {
+            object["chart"] = ["type": .string(chart.kind.rawValue), "x": .string(chart.x), "y": .string(chart.y)]
+        }
+        return .object(object)
+    }
+
+    static func text(_ response: ChatResponse) -> String {
+        var text = response.summary + "\n\nSQL: " + response.sql
+        if let rows = response.queryResult {
+            text += "\n\n" + MarkdownTableRenderer().render(rows)
+        }
+        if let chart = response.chart {
+            text += "\n\nSuggested chart: \(chart.kind.rawValue) of \(chart.y) by \(chart.x)."
+        }
+        return text
+    }
+}
