@@ -10,7 +10,7 @@ import FoundationNetworking
 /// On Linux every request waits its turn at ``RequestLimiter/shared`` first, because
 /// FoundationNetworking has crashed under concurrent requests. Provider messages are scrubbed of
 /// API keys before they reach an error.
-final class HTTPModelClient: Sendable {
+final class HTTPModelClient: Sendable, CustomReflectable {
     /// Who answers, as errors name it (`OpenAI`, `Ollama at http://127.0.0.1:11434`).
     let provider: String
     /// The longest one attempt may take, from sending the request to the last byte of the answer.
@@ -44,6 +44,11 @@ final class HTTPModelClient: Sendable {
 
     deinit {
         session.finishTasksAndInvalidate()
+    }
+
+    /// The provider, timeout and retry policy only.
+    var customMirror: Mirror {
+        Mirror(self, children: ["provider": provider, "timeout": timeout, "retryPolicy": retryPolicy])
     }
 
     /// Posts `body` as JSON to `url` and returns the JSON object the provider answered.

@@ -81,13 +81,16 @@ struct ProviderErrorMessage: Sendable, Hashable {
 ///
 /// Removes the exact keys it was given, and tokens that look like keys even when a provider
 /// echoes them partly masked (`sk-proj-****abcd`, `AIza…`).
-struct SecretRedactor: Sendable {
+struct SecretRedactor: Sendable, CustomReflectable {
     static let replacement = "[redacted]"
     private let secrets: [String]
 
     init(secrets: [String]) {
         self.secrets = secrets.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
     }
+
+    /// No children: the keys stay out of `dump`.
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     func redact(_ text: String) -> String {
         var result = text

@@ -12,7 +12,7 @@ import Foundation
 /// ```
 ///
 /// Structured output sends the JSON schema as `format`, which Ollama enforces with a grammar.
-public struct OllamaModel: LanguageModel, CustomStringConvertible {
+public struct OllamaModel: LanguageModel, CustomStringConvertible, CustomReflectable {
     /// `http://127.0.0.1:11434`.
     public static let defaultBaseURL = ProviderWire.literalURL("http://127.0.0.1:11434")
 
@@ -20,6 +20,7 @@ public struct OllamaModel: LanguageModel, CustomStringConvertible {
     public let model: String
     /// The server's base URL; requests go to `{baseURL}/api/chat`.
     public let baseURL: URL
+    /// Whether the server is asked for tool calls and JSON schemas.
     public let capabilities: LanguageModelCapabilities
     /// `ollama:MODEL`.
     public var name: String { "ollama:\(model)" }
@@ -57,7 +58,13 @@ public struct OllamaModel: LanguageModel, CustomStringConvertible {
             secrets: [key])
     }
 
+    /// The type, name and base URL (never the key).
     public var description: String { "OllamaModel(\(name) at \(ProviderWire.displayed(baseURL)))" }
+
+    /// Name and base URL only: dumping a model never shows its key.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["name": name, "baseURL": ProviderWire.displayed(baseURL)], displayStyle: .struct)
+    }
 
     /// Answers one request with `/api/chat`.
     ///

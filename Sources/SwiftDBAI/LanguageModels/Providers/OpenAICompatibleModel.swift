@@ -18,7 +18,7 @@ import Foundation
 /// later requests of this model use that form. With ``LanguageModelCapabilities/structuredOutput``
 /// off, the format is not sent and the model answers free text. A `content_filter` finish or a
 /// `refusal` in the message becomes ``LanguageModelError/refused(provider:reason:)``.
-public struct OpenAICompatibleModel: LanguageModel, CustomStringConvertible {
+public struct OpenAICompatibleModel: LanguageModel, CustomStringConvertible, CustomReflectable {
     /// How a JSON schema for the answer is sent.
     public enum StructuredOutputStyle: String, Sendable, Hashable, CaseIterable {
         /// `{"type": "json_schema", "json_schema": {"name": …, "schema": …, "strict": true}}`:
@@ -57,6 +57,7 @@ public struct OpenAICompatibleModel: LanguageModel, CustomStringConvertible {
     public let baseURL: URL
     /// How a JSON schema for the answer is sent.
     public let structuredOutputStyle: StructuredOutputStyle
+    /// Whether the server is asked for tool calls and JSON schemas.
     public let capabilities: LanguageModelCapabilities
     /// `openai:MODEL` against OpenAI, `openai-compatible:MODEL` against another server.
     public let name: String
@@ -114,7 +115,13 @@ public struct OpenAICompatibleModel: LanguageModel, CustomStringConvertible {
             model: model, apiKey: key.secret, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
     }
 
+    /// The type, name and base URL (never the key).
     public var description: String { "OpenAICompatibleModel(\(name) at \(ProviderWire.displayed(baseURL)))" }
+
+    /// Name and base URL only: dumping a model never shows its key.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["name": name, "baseURL": ProviderWire.displayed(baseURL)], displayStyle: .struct)
+    }
 
     /// Answers one request with a chat completion.
     ///
