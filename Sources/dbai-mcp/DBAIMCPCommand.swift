@@ -39,6 +39,23 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-confirm"), help: "Run destructive writes without asking for confirmation (automation only).")
     var noConfirm = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The model that answers `ask`: openai:MODEL, anthropic:MODEL, gemini:MODEL, ollama:MODEL or openai-compatible:MODEL. API keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY). Without it, `ask` uses the client's model when the client supports sampling.",
+        valueName: "provider:model"))
+    var llm: String?
+
+    @Option(name: .customLong("llm-base-url"), help: ArgumentHelp(
+        "The API base URL of the model (required for openai-compatible, e.g. http://127.0.0.1:8088/v1).", valueName: "url"))
+    var llmBaseURL: String?
+
+    @Option(name: .customLong("llm-sql-output"), help: ArgumentHelp(
+        "How the model hands over SQL: automatic, structured, tool or text.", valueName: "mode"))
+    var llmSQLOutput: String = ChatConfiguration.SQLOutputMode.automatic.rawValue
+
+    @Option(name: .customLong("llm-summary"), help: ArgumentHelp(
+        "Who writes the answer's summary: model or deterministic (no second model call).", valueName: "mode"))
+    var llmSummary: String = ChatConfiguration.SummaryMode.model.rawValue
+
     @Flag(name: .customLong("print-manifest"), help: .hidden)
     var printManifest = false
 
@@ -51,6 +68,21 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        guard ChatConfiguration.SQLOutputMode(rawValue: llmSQLOutput) != nil else {
+            throw ValidationError("--llm-sql-output must be one of automatic, structured, tool, text.")
+        }
+        guard ChatConfiguration.SummaryMode(rawValue: llmSummary) != nil else {
+            throw ValidationError("--llm-summary must be model or deterministic.")
+        }
+        if let llm {
+            do {
+                _ = try LanguageModelSpecifier(parsing: llm, baseURL: llmBaseURL)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        } else if llmBaseURL != nil {
+            throw ValidationError("--llm-base-url needs --llm (for example --llm openai-compatible:MODEL).")
+        }
         guard maxRows >= 1 else { throw ValidationError("--max-rows must be at least 1.") }
         guard timeoutMilliseconds >= 1 else { throw ValidationError("--timeout-ms must be at least 1.") }
     }
@@ -61,13 +93,28 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             return
         }
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var languageModel: (any LanguageModel)?
+        if let llm {
+            do {
+                languageModel = try LanguageModelSpecifier(parsing: llm, baseURL: llmBaseURL)
+                    .makeModel(environment: ProcessInfo.processInfo.environment)
+            } catch {
+                FileHandle.standardError.write(Data("dbai-mcp: \(error.description)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+        var chat = ChatConfiguration()
+        chat.sqlOutput = ChatConfiguration.SQLOutputMode(rawValue: llmSQLOutput) ?? .automatic
+        chat.summary = ChatConfiguration.SummaryMode(rawValue: llmSummary) ?? .model
         let configuration = DBAIServerConfiguration(
             databasePath: db ?? "",
             allowlist: try OperationAllowlist(parsing: allow),
             visibleTables: Self.list(tables),
             writableTables: Self.list(writeTables),
             limits: ExecutionLimits(maxRows: maxRows, timeout: .milliseconds(timeoutMilliseconds)),
-            confirmsDestructiveWrites: !noConfirm)
+            confirmsDestructiveWrites: !noConfirm,
+            languageModel: languageModel,
+            chat: chat)
         let server: DBAIServer
         do {
             server = try DBAIServer(configuration: configuration)

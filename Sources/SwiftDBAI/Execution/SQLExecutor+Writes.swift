@@ -163,9 +163,13 @@ extension SQLExecutor {
             for bound in statements {
                 let statement = try prepared[bound.sql] ?? db.makeStatement(sql: bound.sql)
                 prepared[bound.sql] = statement
+                let rowIDBefore = db.lastInsertedRowID
                 try statement.execute(arguments: bound.arguments.statementArguments)
                 rowsAffected += db.changesCount
-                if operation == .insert { lastInsertRowID = db.lastInsertedRowID }
+                // WITHOUT ROWID tables and virtual tables leave the connection's last rowid as it was.
+                if operation == .insert, db.lastInsertedRowID != rowIDBefore {
+                    lastInsertRowID = db.lastInsertedRowID
+                }
             }
             if commit { return .commit }
             return .rollback

@@ -168,6 +168,7 @@ public final class SQLStatementClassifier: @unchecked Sendable {
             case SQLITE_READ:
                 try requireMainDatabase(action)
                 guard let name = action.first else { continue }
+                if isCommonTableExpressionCount(action, name: name) { continue }
                 tablesRead.formUnion(try readableObjects(named: name))
                 // A read through a view reads the view too: a view that is not allowed cannot be
                 // used, even over allowed tables.
@@ -247,6 +248,18 @@ public final class SQLStatementClassifier: @unchecked Sendable {
             sql: sql, operation: operation, tablesRead: tablesRead, tablesWritten: tablesWritten,
             isReadOnly: compiled.isReadOnly, columnCount: compiled.columnCount,
             parameterCount: compiled.parameterNames.count, parameterNames: compiled.parameterNames)
+    }
+
+    /// True for the read SQLite reports when a statement counts the rows of a CTE or subquery
+    /// without reading its columns (`WITH x AS (…) SELECT count(*) FROM x`): no database, no
+    /// column, and a name that is neither a schema object nor a built-in virtual table. What
+    /// the CTE itself reads is reported separately.
+    private func isCommonTableExpressionCount(_ action: AuthorizerAction, name: String) -> Bool {
+        guard action.database == nil, action.second?.isEmpty ?? true else { return false }
+        let folded = SQLIdentifier.foldCase(name)
+        return schema.table(named: name) == nil && schema.shadowTableOwners[folded] == nil
+            && !folded.hasPrefix("sqlite_") && !folded.hasPrefix("pragma_")
+            && !replica.moduleNames.contains(folded)
     }
 
     private func requireMainDatabase(_ action: AuthorizerAction) throws(SQLRejection) {

@@ -8,6 +8,8 @@ final class SchemaReplica {
     let connection: OpaquePointer
     /// Objects that could not be replayed (an unknown virtual-table module, a broken view).
     private(set) var skippedObjects: [String] = []
+    /// The virtual-table modules this SQLite knows (`json_each`, `dbstat`, `fts5`…), folded.
+    private(set) var moduleNames: Set<String> = []
 
     init(schema: DatabaseSchema) throws(SwiftDBAIError) {
         var handle: OpaquePointer?
@@ -20,6 +22,7 @@ final class SchemaReplica {
         // Foreign-key actions and their effects are compiled only when foreign keys are enforced,
         // as they are on every connection SwiftDBAI opens.
         execute("PRAGMA foreign_keys = ON")
+        moduleNames = Set(strings("SELECT name FROM pragma_module_list").map(SQLIdentifier.foldCase))
         replay(schema)
     }
 
@@ -70,6 +73,18 @@ final class SchemaReplica {
     private static func plainTableDDL(for table: TableSchema) -> String {
         let columns = table.columns.map(\.name).map(SQLIdentifier.quote).joined(separator: ", ")
         return "CREATE TABLE \(SQLIdentifier.quote(table.name))(\(columns.isEmpty ? "_" : columns))"
+    }
+
+    /// The first column of every row of a query, as text.
+    private func strings(_ sql: String) -> [String] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return [] }
+        defer { sqlite3_finalize(statement) }
+        var values: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            if let text = sqlite3_column_text(statement, 0) { values.append(String(cString: text)) }
+        }
+        return values
     }
 
     @discardableResult

@@ -57,9 +57,15 @@ actor DrainingTransport: Transport {
     }
 
     private func received(_ message: Data) {
-        for envelope in Envelope.decode(message) where envelope.isRequest {
-            if let id = envelope.id { unanswered.insert(id) }
+        for envelope in Envelope.decode(message) {
+            if envelope.isRequest, let id = envelope.id {
+                unanswered.insert(id)
+            } else if let cancelled = envelope.cancelledRequestID {
+                // A cancelled request gets no response.
+                unanswered.remove(cancelled)
+            }
         }
+        if unanswered.isEmpty { resumeDrained() }
     }
 
     /// Returns when every request received has been answered, or after the grace period.
@@ -85,12 +91,18 @@ actor DrainingTransport: Transport {
         var id: ID?
         var hasMethod: Bool
         var hasOutcome: Bool
+        /// The request a `notifications/cancelled` cancels.
+        var cancelledRequestID: ID?
 
         var isRequest: Bool { id != nil && hasMethod }
         var isResponse: Bool { id != nil && !hasMethod && hasOutcome }
 
         enum CodingKeys: String, CodingKey {
-            case id, method, result, error
+            case id, method, result, error, params
+        }
+
+        struct CancelledParameters: Decodable {
+            var requestId: ID?
         }
 
         init(from decoder: any Decoder) throws {
@@ -98,6 +110,9 @@ actor DrainingTransport: Transport {
             id = try? container.decodeIfPresent(ID.self, forKey: .id)
             hasMethod = container.contains(.method)
             hasOutcome = container.contains(.result) || container.contains(.error)
+            if id == nil, (try? container.decode(String.self, forKey: .method)) == CancelledNotification.name {
+                cancelledRequestID = (try? container.decode(CancelledParameters.self, forKey: .params))?.requestId
+            }
         }
 
         /// The envelopes of a message or of a batch; none when it is not JSON.

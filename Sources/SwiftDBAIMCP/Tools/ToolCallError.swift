@@ -30,8 +30,14 @@ struct ToolCallError: Error, Sendable, Hashable, CustomStringConvertible {
             self.init(error.description, code: "sqlite_error")
         case .confirmationDeclined:
             self.init(error.description, code: "confirmation_declined")
-        default:
-            self.init(error.description)
+        case .confirmationRequired:
+            self.init(error.description, code: "confirmation_required")
+        case .invalidRequest:
+            self.init(error.description, code: "invalid_arguments")
+        case .cancelled:
+            self.init(error.description, code: "cancelled")
+        case .fileNotFound, .notADatabase, .emptyDatabase, .cannotOpen:
+            self.init(error.description, code: "database_unavailable")
         }
     }
 

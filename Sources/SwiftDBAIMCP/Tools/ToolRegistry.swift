@@ -54,7 +54,7 @@ struct ToolRegistry: Sendable {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            return Self.errorResult(ToolCallError("The tool failed: \(error)."))
+            return Self.errorResult(ToolCallError("The tool failed: \(error).", code: "internal_error"))
         }
     }
 

@@ -161,33 +161,40 @@ final class HTTPModelClient: Sendable, CustomReflectable {
         }
     }
 
-    /// Sends the request; whichever comes first of the answer and the timeout wins.
+    /// Sends the request; whichever comes first of the answer, the timeout and cancellation wins,
+    /// at once. (Awaiting a cancelled URLSession task can take as long as the server does on
+    /// Linux, so the request runs in its own task and is abandoned — cancelled — when it loses.)
     private func sendWithDeadline(_ request: URLRequest) async throws -> Reply {
         let session = self.session
         let timeout = self.timeout
-        return try await withThrowingTaskGroup(of: Reply?.self) { group in
-            group.addTask {
-                let (data, response) = try await session.data(for: request)
-                guard let http = response as? HTTPURLResponse else {
-                    throw URLError(.badServerResponse)
-                }
-                var headers: [String: String] = [:]
-                for (name, value) in http.allHeaderFields {
-                    if let name = name as? String, let value = value as? String {
-                        headers[name.lowercased()] = value
+        let outcome = FirstOutcome<Reply>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                outcome.install(continuation)
+                let fetch = Task {
+                    do {
+                        let (data, response) = try await session.data(for: request)
+                        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+                        var headers: [String: String] = [:]
+                        for (name, value) in http.allHeaderFields {
+                            if let name = name as? String, let value = value as? String {
+                                headers[name.lowercased()] = value
+                            }
+                        }
+                        outcome.finish(.success(Reply(status: http.statusCode, headers: headers, body: data)))
+                    } catch {
+                        outcome.finish(.failure(error))
                     }
                 }
-                return Reply(status: http.statusCode, headers: headers, body: data)
+                let timer = Task {
+                    try? await Task.sleep(for: timeout)
+                    if outcome.finish(.failure(URLError(.timedOut))) { fetch.cancel() }
+                }
+                outcome.onFinish { timer.cancel() }
+                outcome.onCancel { fetch.cancel() }
             }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let reply = first else {
-                throw URLError(.timedOut)
-            }
-            return reply
+        } onCancel: {
+            outcome.cancel()
         }
     }
 

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Resumes a continuation with the first outcome that arrives — an answer, a timeout or a
+/// cancellation — and ignores the later ones.
+final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Value, any Error>?
+    private var pending: Result<Value, any Error>?
+    private var finishHandlers: [@Sendable () -> Void] = []
+    private var cancelHandlers: [@Sendable () -> Void] = []
+    private var isDone = false
+    private var isCancelled = false
+
+    func install(_ continuation: CheckedContinuation<Value, any Error>) {
+        let result: Result<Value, any Error>? = lock.withLock {
+            if let pending { return pending }
+            self.continuation = continuation
+            return nil
+        }
+        if let result { continuation.resume(with: result) }
+    }
+
+    /// Delivers an outcome; true when it was the first.
+    @discardableResult
+    func finish(_ result: Result<Value, any Error>) -> Bool {
+        let (first, waiting, handlers): (Bool, CheckedContinuation<Value, any Error>?, [@Sendable () -> Void]) = lock.withLock {
+            guard !isDone else { return (false, nil, []) }
+            isDone = true
+            let waiting = continuation
+            continuation = nil
+            if waiting == nil { pending = result }
+            let handlers = finishHandlers
+            finishHandlers.removeAll()
+            return (true, waiting, handlers)
+        }
+        waiting?.resume(with: result)
+        for handler in handlers { handler() }
+        return first
+    }
+
+    /// Runs `handler` once an outcome is delivered (now, if one already was).
+    func onFinish(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = lock.withLock {
+            if isDone { return true }
+            finishHandlers.append(handler)
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    /// Runs `handler` when the waiting task is cancelled (now, if it already was).
+    func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = lock.withLock {
+            if isCancelled { return true }
+            cancelHandlers.append(handler)
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    /// The waiting task was cancelled: deliver a cancellation and run the cancel handlers.
+    func cancel() {
+        let handlers = lock.withLock {
+            isCancelled = true
+            let handlers = cancelHandlers
+            cancelHandlers.removeAll()
+            return handlers
+        }
+        finish(.failure(CancellationError()))
+        for handler in handlers { handler() }
+    }
+}
