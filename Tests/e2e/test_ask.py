@@ -1,0 +1,139 @@
+"""`ask` end to end: the client's own model through MCP sampling, and `--llm openai-compatible`
+pointed at a local fake server that speaks the OpenAI chat-completions wire format."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import types
+
+from conftest import assert_tool_error, assert_tool_ok, connect, error_code, sha256
+
+pytestmark = pytest.mark.anyio
+
+
+def sql_or_summary(prompt: str, sql: str, summary: str) -> str:
+    """Plays the model: the summary request carries the result inside <data> tags."""
+    return summary if "<data>" in prompt else sql
+
+
+async def test_ask_is_not_listed_without_a_model(dbai_bin: Path, chinook: Path) -> None:
+    async with connect(dbai_bin, chinook) as connection:
+        tools = await connection.session.list_tools()
+        assert "ask" not in [tool.name for tool in tools.tools]
+
+
+async def test_ask_through_sampling(dbai_bin: Path, chinook: Path) -> None:
+    prompts: list[types.CreateMessageRequestParams] = []
+
+    async def sampling(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        prompts.append(params)
+        last = params.messages[-1].content
+        text = last.text if isinstance(last, types.TextContent) else ""
+        answer = sql_or_summary(
+            text,
+            "```sql\nSELECT BillingCountry, SUM(Total) AS total FROM Invoice GROUP BY BillingCountry ORDER BY total DESC LIMIT 3\n```",
+            "The USA leads with 523.06, then Canada and France.")
+        return types.CreateMessageResult(
+            role="assistant", content=types.TextContent(type="text", text=answer), model="client-model", stopReason="endTurn")
+
+    async with connect(dbai_bin, chinook, sampling_callback=sampling) as connection:
+        tools = await connection.session.list_tools()
+        assert "ask" in [tool.name for tool in tools.tools]
+        result = await connection.call("ask", {"question": "Which three countries spend the most?"})
+        structured = assert_tool_ok(result)
+        assert structured["answer"] == "The USA leads with 523.06, then Canada and France."
+        assert structured["rows"][0][0] == "USA"
+        assert [column["name"] for column in structured["columns"]] == ["BillingCountry", "total"]
+        assert structured["chart"] == {"type": "bar", "x": "BillingCountry", "y": "total"}
+        # The schema went to the client's model in the system prompt; the data came back fenced.
+        assert '"Invoice"' in (prompts[0].systemPrompt or "")
+        assert "untrusted data" in prompts[-1].messages[-1].content.text
+
+
+async def test_ask_refuses_a_write_under_readonly(dbai_bin: Path, chinook: Path) -> None:
+    before = sha256(chinook)
+
+    async def sampling(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        return types.CreateMessageResult(
+            role="assistant", content=types.TextContent(type="text", text="DELETE FROM Track"), model="m")
+
+    async with connect(dbai_bin, chinook, sampling_callback=sampling) as connection:
+        result = await connection.call("ask", {"question": "Delete every track"})
+        assert_tool_error(result, "DELETE")
+        assert error_code(result) == "refused"
+    assert sha256(chinook) == before
+
+
+class FakeOpenAI(BaseHTTPRequestHandler):
+    """Answers /v1/chat/completions like an OpenAI-compatible server; records the requests."""
+
+    requests: list[dict[str, Any]] = []
+    sql = "SELECT COUNT(*) AS tracks FROM Track"
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server API)
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        FakeOpenAI.requests.append({"path": self.path, "body": body, "authorization": self.headers.get("Authorization")})
+        prompt = body["messages"][-1]["content"]
+        content = sql_or_summary(prompt, json.dumps({"sql": FakeOpenAI.sql}), "There are 3503 tracks.")
+        reply = {
+            "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": body["model"],
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+        }
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def fake_openai() -> str:
+    FakeOpenAI.requests = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), FakeOpenAI)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+
+
+async def test_ask_with_an_openai_compatible_model(dbai_bin: Path, chinook: Path, fake_openai: str) -> None:
+    async with connect(dbai_bin, chinook, "--llm", "openai-compatible:local-model", "--llm-base-url", fake_openai) as connection:
+        tools = await connection.session.list_tools()
+        assert "ask" in [tool.name for tool in tools.tools]
+        first = assert_tool_ok(await connection.call("ask", {"question": "How many tracks are there?"}))
+        assert first["rows"] == [[3503]]
+        assert first["answer"] == "There are 3503 tracks."
+        assert first["sql"] == "SELECT COUNT(*) AS tracks FROM Track"
+
+        FakeOpenAI.sql = "SELECT COUNT(*) AS tracks FROM Track WHERE GenreId = 1"
+        follow_up = assert_tool_ok(await connection.call(
+            "ask", {"question": "now only rock", "conversation_id": first["conversation_id"]}))
+        assert follow_up["rows"] == [[1297]]
+
+    sql_requests = [r for r in FakeOpenAI.requests if "<data>" not in r["body"]["messages"][-1]["content"]]
+    assert all(r["path"] == "/v1/chat/completions" for r in FakeOpenAI.requests)
+    assert all(r["body"]["model"] == "local-model" for r in FakeOpenAI.requests)
+    assert sql_requests[0]["body"]["response_format"]["type"] in ("json_schema", "json_object")
+    assert FakeOpenAI.requests[0]["authorization"] is None  # no key configured, none sent
+    # The follow-up carried the first question and its SQL.
+    follow_messages = [m["content"] for m in sql_requests[1]["body"]["messages"]]
+    assert "Question: How many tracks are there?" in follow_messages
+    assert "SELECT COUNT(*) AS tracks FROM Track" in follow_messages
+
+
+async def test_ask_reports_an_unreachable_model(dbai_bin: Path, chinook: Path) -> None:
+    async with connect(dbai_bin, chinook, "--llm", "openai-compatible:m", "--llm-base-url", "http://127.0.0.1:9/v1") as connection:
+        result = await connection.call("ask", {"question": "How many tracks are there?"})
+        assert_tool_error(result, "could not be reached")
+        assert error_code(result) == "model_error"

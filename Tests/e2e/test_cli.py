@@ -1,0 +1,79 @@
+"""The command line: --version, --help, and invalid configurations refused before serving."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import run_binary, sha256
+
+
+def test_version_prints_a_version_and_exits_zero(dbai_bin: Path) -> None:
+    completed = run_binary(dbai_bin, "--version")
+    assert completed.returncode == 0
+    assert completed.stdout.strip(), "--version prints the version on stdout"
+    assert any(character.isdigit() for character in completed.stdout)
+    assert "." in completed.stdout
+
+
+def test_help_mentions_db_and_allow(dbai_bin: Path) -> None:
+    completed = run_binary(dbai_bin, "--help")
+    assert completed.returncode == 0
+    text = completed.stdout + completed.stderr
+    assert "--db" in text
+    assert "--allow" in text
+
+
+def assert_refused(completed, *fragments: str) -> None:
+    """A configuration error: a message on stderr, a non-zero exit, nothing on stdout."""
+    assert completed.returncode != 0, completed
+    assert completed.stdout == "", f"stdout must stay empty, got {completed.stdout!r}"
+    assert completed.stderr.strip(), "the reason goes to stderr"
+    for fragment in fragments:
+        assert fragment.lower() in completed.stderr.lower(), f"{fragment!r} not in {completed.stderr!r}"
+
+
+def test_missing_db_flag_is_refused(dbai_bin: Path) -> None:
+    assert_refused(run_binary(dbai_bin), "--db")
+
+
+def test_missing_file_is_refused_and_not_created(dbai_bin: Path, tmp_path: Path) -> None:
+    missing = tmp_path / "missing.sqlite"
+    for allow in ("readonly", "unrestricted"):
+        assert_refused(run_binary(dbai_bin, "--db", str(missing), "--allow", allow))
+        assert not missing.exists(), f"--allow {allow} created the missing database file"
+    assert sorted(path.name for path in tmp_path.iterdir()) == [], "no journal or other file either"
+
+
+def test_file_that_is_not_sqlite_is_refused_and_left_alone(dbai_bin: Path, tmp_path: Path) -> None:
+    text_file = tmp_path / "notes.sqlite"
+    text_file.write_text("these are not the bytes of a SQLite database\n" * 20)
+    before = sha256(text_file)
+    assert_refused(run_binary(dbai_bin, "--db", str(text_file), "--allow", "standard"))
+    assert sha256(text_file) == before
+
+
+@pytest.mark.parametrize(
+    "flags, fragment",
+    [
+        (["--tables", "Album,NoSuchTable"], "NoSuchTable"),
+        (["--allow", "standard", "--write-tables", "Genre,Nope"], "Nope"),
+        (["--allow", "readonly,drop"], "drop"),
+        (["--allow", "everything"], "everything"),
+        (["--write-tables", "Genre"], "--write-tables"),
+        (["--allow", "standard", "--tables", "Album", "--write-tables", "Genre"], "Genre"),
+    ],
+    ids=[
+        "unknown-visible-table",
+        "unknown-writable-table",
+        "bad-allow-list-word",
+        "bad-allow-word",
+        "write-tables-under-readonly",
+        "writable-table-hidden",
+    ],
+)
+def test_invalid_configuration_is_refused(dbai_bin: Path, chinook: Path, flags: list[str], fragment: str) -> None:
+    before = sha256(chinook)
+    assert_refused(run_binary(dbai_bin, "--db", str(chinook), *flags), fragment)
+    assert sha256(chinook) == before
