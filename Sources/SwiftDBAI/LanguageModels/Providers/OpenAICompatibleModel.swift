@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Structured output (``ResponseFormat/jsonSchema(name:schema:)``) is sent as `response_format` in
 /// the configured ``StructuredOutputStyle``. When a server other than OpenAI rejects the
-/// `json_schema` form and its error names `json_object` (llama-cpp-python answers 422 "Input should
+/// `json_schema` form and its error names `json_object` (llama-cpp-python answers 422 or 500 "Input should
 /// be 'text' or 'json_object'"), the request is sent again as `json_object` with the schema, and
 /// later requests of this model use that form. With ``LanguageModelCapabilities/structuredOutput``
 /// off, the format is not sent and the model answers free text. A `content_filter` finish or a
@@ -139,7 +139,7 @@ public struct OpenAICompatibleModel: LanguageModel, CustomStringConvertible, Cus
         } catch {
             guard style == .jsonSchema, !isOpenAI, case .jsonSchema = request.responseFormat,
                 capabilities.structuredOutput, case .httpStatus(_, let status, let message) = error,
-                status == 400 || status == 422, message.contains("json_object")
+                [400, 422, 500].contains(status), message.contains("json_object")
             else { throw error }
             styleFallback.activate()
             json = try await client.postJSON(
