@@ -23,7 +23,7 @@ struct SQLExecutorOpeningTests {
         try Data("hello, this is not a database at all".utf8).write(to: URL(fileURLWithPath: text))
         #expect(throws: SwiftDBAIError.notADatabase(path: text)) { _ = try SQLExecutor(path: text) }
         let empty = folder.appendingPathComponent("empty.sqlite").path
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         #expect(throws: SwiftDBAIError.emptyDatabase(path: empty)) { _ = try SQLExecutor(path: empty) }
     }
 
@@ -45,7 +45,7 @@ struct SQLExecutorOpeningTests {
     func readOnlyConnection() async throws {
         let database = try ScratchDatabase("CREATE TABLE t(a);")
         let executor = try database.executor(.readOnly)
-        try await executor.database.read { db in
+        _ = try await executor.database.read { db in
             #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO t VALUES (1)") }
         }
         #expect(executor.database.configuration.readonly)

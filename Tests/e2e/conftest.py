@@ -39,7 +39,7 @@ _server_numbers = itertools.count(1)
 #: A query that takes a noticeable but finite time (about a second; test_cancellation checks it
 #: takes at least 0.5 s).
 SLOW_QUERY = (
-    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < 3000000) "
+    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < 6000000) "
     "SELECT max(i) FROM c"
 )
 

@@ -250,7 +250,7 @@ def test_end_of_input_answers_pending_requests_then_exits_zero(raw_server) -> No
     server.assert_stdout_is_only_json()
     by_id = {message["id"]: message for message in messages if "id" in message}
     assert set(by_id) == {1, 2, 3, 4}
-    assert by_id[2]["result"]["structuredContent"]["rows"] == [[3000000]]
+    assert by_id[2]["result"]["structuredContent"]["rows"] == [[6000000]]
     assert by_id[4]["result"]["structuredContent"]["rows"] == [[25]]
     assert "tools" in by_id[3]["result"]
 

@@ -20,15 +20,24 @@ extension SQLExecutor {
     public func query(
         _ sql: String, arguments: SQLArguments = .none, maxRows: Int? = nil
     ) async throws(SwiftDBAIError) -> QueryResult {
-        let statement = try await check(sql)
-        guard statement.operation == .select, statement.writeOperations.isEmpty else {
-            throw .rejected(SQLRejection(
-                .unexpectedOperation,
-                "A query must be a read; this statement is \(statement.operation.sqlKeyword). Use the \(statement.operation.rawValue) operation instead."))
-        }
-        try ArgumentsCheck.validate(arguments, for: statement)
         let cap = [maxRows, limits.maxRows, policy.maximumRowCount].compactMap { $0 }.min().map { max(1, $0) } ?? limits.maxRows
-        await delegate?.willExecuteSQL(statement)
+        guard let delegate else {
+            // No hook to call between the checks and the fetch: one database access for both.
+            let deadline = StatementDeadline(timeout: limits.timeout)
+            do {
+                return try await database.read { db in
+                    try deadline.armed(on: db.sqliteConnection) {
+                        try Self.requireRead(try self.authorized(sql, in: db), arguments: arguments)
+                        return try self.fetch(sql, arguments: arguments, cap: cap, db: db)
+                    }
+                }
+            } catch {
+                throw mapped(error, deadline: deadline)
+            }
+        }
+        let statement = try await check(sql)
+        try Self.requireRead(statement, arguments: arguments)
+        await delegate.willExecuteSQL(statement)
         let deadline = StatementDeadline(timeout: limits.timeout)
         let result: Result<QueryResult, SwiftDBAIError>
         do {
@@ -42,11 +51,21 @@ extension SQLExecutor {
         }
         switch result {
         case .success(let rows):
-            await delegate?.didExecuteSQL(statement, outcome: .rows(count: rows.rowCount, truncated: rows.truncated))
+            await delegate.didExecuteSQL(statement, outcome: .rows(count: rows.rowCount, truncated: rows.truncated))
         case .failure(let error):
-            await delegate?.didExecuteSQL(statement, outcome: .failed(error))
+            await delegate.didExecuteSQL(statement, outcome: .failed(error))
         }
         return try result.get()
+    }
+
+    /// Refuses a statement that is not a read, or whose parameters do not match the values.
+    private static func requireRead(_ statement: ClassifiedStatement, arguments: SQLArguments) throws(SwiftDBAIError) {
+        guard statement.operation == .select, statement.writeOperations.isEmpty else {
+            throw .rejected(SQLRejection(
+                .unexpectedOperation,
+                "A query must be a read; this statement is \(statement.operation.sqlKeyword). Use the \(statement.operation.rawValue) operation instead."))
+        }
+        try ArgumentsCheck.validate(arguments, for: statement)
     }
 
     /// Steps the statement on the real connection until `cap` rows, plus one to detect truncation.

@@ -109,7 +109,7 @@ public final class SQLExecutor: Sendable {
 
     /// The classified and authorized statement, compiled against the connection's current schema.
     func authorized(_ sql: String, in db: Database) throws -> ClassifiedStatement {
-        let statement = try schemaCache.current(db).classifier.classify(sql)
+        let statement = try schemaCache.classify(sql, in: db)
         try policy.authorize(statement)
         return statement
     }

@@ -16,6 +16,24 @@ final class SchemaCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entry: Entry?
     private let introspector = SchemaIntrospector(includesRowCounts: false)
+    /// Statements already classified against the current entry, by text (agents repeat queries).
+    private var classified: [String: ClassifiedStatement] = [:]
+    private static let classifiedCapacity = 512
+
+    /// Classifies a statement against the schema the connection currently sees, reusing the
+    /// classification of the same text under the same schema version.
+    ///
+    /// - Throws: ``SQLRejection``, ``SwiftDBAIError`` or a GRDB `DatabaseError`.
+    func classify(_ sql: String, in db: Database) throws -> ClassifiedStatement {
+        let entry = try current(db)
+        if let known = lock.withLock({ classified[sql] }) { return known }
+        let statement = try entry.classifier.classify(sql)
+        lock.withLock {
+            if classified.count >= Self.classifiedCapacity { classified.removeAll(keepingCapacity: true) }
+            classified[sql] = statement
+        }
+        return statement
+    }
 
     /// The entry for the schema the connection currently sees, refreshed when it changed.
     ///
@@ -27,7 +45,10 @@ final class SchemaCache: @unchecked Sendable {
         }
         let schema = try introspector.introspect(db)
         let fresh = Entry(schema: schema, classifier: try SQLStatementClassifier(schema: schema))
-        lock.withLock { entry = fresh }
+        lock.withLock {
+            entry = fresh
+            classified.removeAll()
+        }
         return fresh
     }
 }

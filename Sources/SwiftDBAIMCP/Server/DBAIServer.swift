@@ -99,8 +99,13 @@ public final class DBAIServer: Sendable {
     public func run(transport: any Transport) async throws {
         let server = makeServer()
         serverReference.server = server
-        let draining = DrainingTransport(transport, gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger)
-        try await server.start(transport: draining) { [session] _, capabilities in
+        let routing = RoutingTransport(
+            transport, gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger
+        ) { [weak server, self] parameters in
+            guard let server else { throw MCPError.internalError("The server stopped.") }
+            return try await self.callTool(parameters, server: server)
+        }
+        try await server.start(transport: routing) { [session] _, capabilities in
             await session.initialized(with: capabilities)
         }
         logger.info("dbai-mcp serving \(configuration.databasePath) (\(configuration.allowlist))")

@@ -1,0 +1,70 @@
+import Foundation
+import MCP
+
+/// Writes the SDK's `Value` as compact JSON (keys sorted), for the server's hot path.
+enum JSONMessageWriter {
+    static func data(_ value: Value) -> Data {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        write(value, into: &bytes)
+        return Data(bytes)
+    }
+
+    static func write(_ value: Value, into bytes: inout [UInt8]) {
+        switch value {
+        case .null: bytes.append(contentsOf: "null".utf8)
+        case .bool(let bool): bytes.append(contentsOf: (bool ? "true" : "false").utf8)
+        case .int(let integer): bytes.append(contentsOf: String(integer).utf8)
+        case .double(let double):
+            if double.isFinite {
+                if double.rounded() == double, abs(double) < 1e15 {
+                    bytes.append(contentsOf: String(Int64(double)).utf8)
+                    bytes.append(contentsOf: ".0".utf8)
+                } else {
+                    bytes.append(contentsOf: String(double).utf8)
+                }
+            } else {
+                bytes.append(contentsOf: "null".utf8)
+            }
+        case .string(let string): writeString(string, into: &bytes)
+        case .data(let mimeType, let data):
+            writeString("data:\(mimeType ?? "application/octet-stream");base64,\(data.base64EncodedString())", into: &bytes)
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (offset, element) in elements.enumerated() {
+                if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(element, into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            bytes.append(UInt8(ascii: "{"))
+            for (offset, key) in members.keys.sorted().enumerated() {
+                if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+                writeString(key, into: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                if let member = members[key] { write(member, into: &bytes) }
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    static func writeString(_ string: String, into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0..<0x20:
+                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                          hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

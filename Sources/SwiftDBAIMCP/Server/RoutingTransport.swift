@@ -1,0 +1,238 @@
+import Foundation
+import Logging
+import MCP
+
+/// Sits between the stdio transport and the SDK's server:
+///
+/// - **Fast path.** `tools/call` requests are parsed once with ``JSONMessageParser``, answered by
+///   the tool handler directly and written with ``JSONMessageWriter``. The SDK's generic path
+///   decodes each message about four times and encodes each result three times, and checks
+///   every string against a regex it compiles anew; that cost several times the tool's own
+///   work. Cancellation of these requests (`notifications/cancelled`) is handled here too.
+///   Everything else — initialize, lists, resources, logging, and the responses to the server's
+///   own requests (elicitation, sampling) — goes to the SDK unchanged.
+/// - **Drained shutdown.** At the end of input the SDK stops reading and the process would exit
+///   before requests already received are answered. The message stream is finished only once
+///   every request has its response, or when nothing was answered for a grace period (a request
+///   waiting for a user who is gone never completes).
+actor RoutingTransport: Transport {
+    /// Answers one `tools/call`: throws `MCPError` for a protocol error, `CancellationError`
+    /// when cancelled (no response is sent).
+    typealias ToolCallHandler = @Sendable (CallTool.Parameters) async throws -> CallTool.Result
+
+    nonisolated let logger: Logger
+    private let inner: any Transport
+    private let gracePeriod: Duration
+    private let handleToolCall: ToolCallHandler
+    /// Requests the SDK answers, by id.
+    private var forwarded: Set<ID> = []
+    /// Requests answered here, by id.
+    private var running: [ID: Task<Void, Never>] = [:]
+    private var drained: [CheckedContinuation<Void, Never>] = []
+    private var lastAnswer = ContinuousClock.now
+
+    init(_ inner: any Transport, gracePeriod: Duration, logger: Logger, handleToolCall: @escaping ToolCallHandler) {
+        self.inner = inner
+        self.gracePeriod = gracePeriod
+        self.logger = logger
+        self.handleToolCall = handleToolCall
+    }
+
+    func connect() async throws {
+        try await inner.connect()
+    }
+
+    func disconnect() async {
+        await inner.disconnect()
+    }
+
+    /// The SDK's messages: forwarded as they are; a response clears its request.
+    func send(_ data: Data) async throws {
+        try await inner.send(data)
+        guard !forwarded.isEmpty, case .object(let message)? = try? JSONMessageParser.parse(data),
+              message["method"] == nil, message["result"] != nil || message["error"] != nil,
+              let id = message["id"].flatMap(ID.init(json:)) else { return }
+        forwarded.remove(id)
+        answered()
+    }
+
+    nonisolated func receive() -> AsyncThrowingStream<Data, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
+        let task = Task {
+            do {
+                for try await message in await inner.receive() where await route(message) {
+                    continuation.yield(message)
+                }
+                await waitUntilAnswered()
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    // MARK: - Routing
+
+    /// Handles the message here when it is a `tools/call`; returns true to pass it to the SDK.
+    private func route(_ data: Data) -> Bool {
+        guard case .object(let message)? = try? JSONMessageParser.parse(data) else { return true }
+        let method = message["method"]?.stringValue
+        let id = message["id"].flatMap(ID.init(json:))
+        switch (method, id) {
+        case (CallTool.name?, let id?):
+            start(id: id, parameters: message["params"])
+            return false
+        case (CancelledNotification.name?, nil):
+            if let cancelled = message["params"]?.objectValue?["requestId"].flatMap(ID.init(json:)) {
+                cancel(cancelled)
+            }
+            return true
+        case (_?, let id?):
+            forwarded.insert(id)
+            return true
+        default:
+            return true
+        }
+    }
+
+    private func start(id: ID, parameters: Value?) {
+        guard case .object(let object)? = parameters, let name = object["name"]?.stringValue,
+              object["arguments"].map({ $0.objectValue != nil || $0.isNull }) ?? true else {
+            let error = MCPError.invalidParams("tools/call takes params {\"name\": string, \"arguments\": object}.")
+            running[id] = Task { await self.reply(id, .failure(error)) }
+            return
+        }
+        // `Metadata(additionalFields:)` alone would drop the progress token: pass it explicitly.
+        let meta = object["_meta"]?.objectValue.map { fields in
+            let token: ProgressToken? = switch fields["progressToken"] {
+            case .string(let string)?: .string(string)
+            case .int(let integer)?: .integer(integer)
+            default: nil
+            }
+            return Metadata(progressToken: token, additionalFields: fields)
+        }
+        let call = CallTool.Parameters(name: name, arguments: object["arguments"]?.objectValue, meta: meta)
+        let handler = handleToolCall
+        running[id] = Task {
+            do {
+                await self.reply(id, .success(try await handler(call)))
+            } catch is CancellationError {
+                self.finished(id)
+            } catch let error as MCPError {
+                await self.reply(id, .failure(error))
+            } catch {
+                await self.reply(id, .failure(MCPError.internalError("\(error)")))
+            }
+        }
+    }
+
+    private func cancel(_ id: ID) {
+        if let task = running.removeValue(forKey: id) {
+            task.cancel()
+            answered()
+        }
+        if forwarded.remove(id) != nil { answered() }
+    }
+
+    private func reply(_ id: ID, _ outcome: Result<CallTool.Result, MCPError>) async {
+        guard running[id] != nil else { return }  // cancelled meanwhile: no response
+        var response: [String: Value] = ["jsonrpc": "2.0", "id": id.json]
+        switch outcome {
+        case .success(let result): response["result"] = Self.json(result)
+        case .failure(let error): response["error"] = Self.json(error)
+        }
+        do {
+            try await inner.send(JSONMessageWriter.data(.object(response)))
+        } catch {
+            logger.error("Could not send the response to \(id): \(error)")
+        }
+        finished(id)
+    }
+
+    private func finished(_ id: ID) {
+        running[id] = nil
+        answered()
+    }
+
+    // MARK: - Draining
+
+    private func answered() {
+        lastAnswer = .now
+        if running.isEmpty, forwarded.isEmpty { resumeDrained() }
+    }
+
+    /// Returns when every request received has been answered, or after `gracePeriod` without
+    /// any answer.
+    private func waitUntilAnswered() async {
+        guard !running.isEmpty || !forwarded.isEmpty else { return }
+        logger.debug("Input ended; waiting for \(running.count + forwarded.count) response(s)")
+        lastAnswer = .now
+        let watchdog = Task {
+            while !Task.isCancelled {
+                try await Task.sleep(for: .milliseconds(100))
+                if self.isIdleTooLong() { self.resumeDrained() }
+            }
+        }
+        await withCheckedContinuation { drained.append($0) }
+        watchdog.cancel()
+    }
+
+    private func isIdleTooLong() -> Bool {
+        ContinuousClock.now - lastAnswer > gracePeriod
+    }
+
+    private func resumeDrained() {
+        let waiting = drained
+        drained.removeAll()
+        for continuation in waiting { continuation.resume() }
+    }
+
+    // MARK: - JSON
+
+    static func json(_ result: CallTool.Result) -> Value {
+        var object: [String: Value] = ["content": .array(result.content.map(json))]
+        if let structured = result.structuredContent { object["structuredContent"] = structured }
+        if let isError = result.isError { object["isError"] = .bool(isError) }
+        if let meta = result._meta { object["_meta"] = .object(meta.fields) }
+        return .object(object)
+    }
+
+    static func json(_ content: Tool.Content) -> Value {
+        switch content {
+        case .text(let text, _, _):
+            return ["type": "text", "text": .string(text)]
+        default:
+            // Only text is produced by the tools; anything else goes through the SDK's encoder.
+            return (try? JSONDecoder().decode(Value.self, from: JSONEncoder().encode(content))) ?? .null
+        }
+    }
+
+    static func json(_ error: MCPError) -> Value {
+        var object: [String: Value] = ["code": .int(error.code), "message": .string(error.localizedDescription)]
+        if let data = try? JSONDecoder().decode(Value.self, from: JSONEncoder().encode(error)).objectValue?["data"] {
+            object["data"] = data
+        }
+        return .object(object)
+    }
+}
+
+extension ID {
+    /// The id of a JSON-RPC message: a string or an integer.
+    init?(json value: Value) {
+        switch value {
+        case .string(let string): self = .string(string)
+        case .int(let integer): self = .number(integer)
+        default: return nil
+        }
+    }
+
+    /// The id as JSON.
+    var json: Value {
+        switch self {
+        case .string(let string): .string(string)
+        case .number(let number): .int(number)
+        }
+    }
+}
