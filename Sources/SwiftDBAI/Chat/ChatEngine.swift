@@ -32,7 +32,7 @@ public actor ChatEngine {
 
     /// The answered questions kept for follow-ups, oldest first (at most the history window).
     public private(set) var turns: [Turn] = []
-    private var describedSchema: (key: String, text: String)?
+    private var describedSchema: (key: String, text: String, schema: DatabaseSchema)?
 
     /// Creates an engine over an executor (its policy, limits and delegate apply to the model's SQL).
     public init(executor: SQLExecutor, model: any LanguageModel, configuration: ChatConfiguration = ChatConfiguration()) {
@@ -94,7 +94,7 @@ public actor ChatEngine {
                 return await answer(question: question, sql: sql, outcome: outcome, system: system, attempts: attempt)
             } catch where Self.isRetryable(error) {
                 lastFailure = (sql, error)
-                messages.append(contentsOf: feedback(for: response, sql: sql, error: error))
+                messages.append(contentsOf: feedback(for: response, sql: sql, error: error, schema: describedSchema?.schema))
             } catch {
                 throw .refused(sql: sql, error: error)
             }
@@ -136,11 +136,17 @@ public actor ChatEngine {
     }
 
     /// The messages that tell the model its statement failed, in the form the answer came in.
-    private func feedback(for response: LanguageModelResponse, sql: String, error: SwiftDBAIError) -> [ChatMessage] {
+    /// When it named a table or column that does not exist, the map of tables, columns and
+    /// foreign keys comes with the error.
+    private func feedback(
+        for response: LanguageModelResponse, sql: String, error: SwiftDBAIError, schema: DatabaseSchema?
+    ) -> [ChatMessage] {
+        let unknownName = error.description.contains("no such table") || error.description.contains("no such column")
+        let text = ChatPrompt.retry(error: error.description, schemaMap: unknownName ? schema.map(ChatPrompt.schemaMap) : nil)
         if let call = response.toolCalls.first(where: { $0.name == SQLExtractor.toolName }) {
-            return [.assistant(response.text, toolCalls: [call]), .tool(ChatPrompt.retry(error: error.description), callID: call.id)]
+            return [.assistant(response.text, toolCalls: [call]), .tool(text, callID: call.id)]
         }
-        return [.assistant(sql), .user(ChatPrompt.retry(error: error.description))]
+        return [.assistant(sql), .user(text)]
     }
 
     private func sqlRequest(_ messages: [ChatMessage]) -> LanguageModelRequest {
@@ -224,7 +230,7 @@ public actor ChatEngine {
         if let describedSchema, describedSchema.key == key { return describedSchema.text }
         do {
             let text = try await executor.schemaDescription(sampleRowCount: configuration.sampleRowCount, tables: selection)
-            describedSchema = (key, text)
+            describedSchema = (key, text, selection.map { schema.restricted(to: $0) } ?? schema)
             return text
         } catch {
             throw .refused(sql: "", error: error)

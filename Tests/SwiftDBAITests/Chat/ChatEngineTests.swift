@@ -78,6 +78,8 @@ struct ChatEngineTests {
         let retry = try #require(model.requests.last?.messages)
         #expect(retry.contains { $0.role == .user && $0.content.contains("no such column: titel") })
         #expect(retry.contains { $0.role == .assistant && $0.content == "SELECT titel FROM album" })
+        // An unknown name brings the map of tables, columns and foreign keys along.
+        #expect(retry.contains { $0.role == .user && $0.content.contains("album(id, title, artist_id → artist.id, year)") })
     }
 
     @Test("a model that never writes SQL gives a clear error after the retry budget")
