@@ -38,6 +38,8 @@ public struct ChatConfiguration: Sendable, Hashable {
     public var summaryOptions: GenerationOptions
     /// Rows of the result shown to the model for the summary.
     public var summaryRowCount: Int
+    /// The lowest temperature of a retry after failed SQL (0 tends to repeat the same mistake).
+    public var retryTemperature: Double
 
     /// Creates a configuration with defaults tuned for small local models.
     public init(
@@ -45,8 +47,9 @@ public struct ChatConfiguration: Sendable, Hashable {
         sqlOutput: SQLOutputMode = .automatic, summary: SummaryMode = .model,
         sqlOptions: GenerationOptions = GenerationOptions(temperature: 0, maxTokens: 400),
         summaryOptions: GenerationOptions = GenerationOptions(temperature: 0, maxTokens: 120),
-        summaryRowCount: Int = 10
+        summaryRowCount: Int = 10, retryTemperature: Double = 0.4
     ) {
+        self.retryTemperature = max(0, retryTemperature)
         self.historyWindow = max(0, historyWindow)
         self.maxRetries = max(0, maxRetries)
         self.sampleRowCount = max(0, sampleRowCount)

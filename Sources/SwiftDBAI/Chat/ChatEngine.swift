@@ -82,7 +82,12 @@ public actor ChatEngine {
 
         var lastFailure: (sql: String, error: SwiftDBAIError)?
         for attempt in 1...(configuration.maxRetries + 1) {
-            let response = try await respond(to: sqlRequest(messages))
+            var request = sqlRequest(messages)
+            if attempt > 1 {
+                // The same prompt at temperature 0 tends to bring the same mistake back.
+                request.options.temperature = max(request.options.temperature ?? 0, configuration.retryTemperature)
+            }
+            let response = try await respond(to: request)
             guard let sql = SQLExtractor.sql(in: response) else {
                 messages.append(.assistant(response.text))
                 messages.append(.user(ChatPrompt.noSQLRetry))
@@ -141,8 +146,8 @@ public actor ChatEngine {
     private func feedback(
         for response: LanguageModelResponse, sql: String, error: SwiftDBAIError, schema: DatabaseSchema?
     ) -> [ChatMessage] {
-        let unknownName = error.description.contains("no such table") || error.description.contains("no such column")
-        let text = ChatPrompt.retry(error: error.description, schemaMap: unknownName ? schema.map(ChatPrompt.schemaMap) : nil)
+        let text = ChatPrompt.retry(
+            error: error.description, hint: schema.flatMap { ChatPrompt.hint(for: error.description, schema: $0) })
         if let call = response.toolCalls.first(where: { $0.name == SQLExtractor.toolName }) {
             return [.assistant(response.text, toolCalls: [call]), .tool(text, callID: call.id)]
         }

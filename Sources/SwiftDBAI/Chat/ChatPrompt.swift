@@ -1,3 +1,5 @@
+import Foundation
+
 /// The texts the ``ChatEngine`` sends to its model. Every request starts with the same system
 /// message (rules and schema), so servers that cache a prompt prefix reuse it across questions
 /// and across the SQL and summary requests.
@@ -23,12 +25,33 @@ enum ChatPrompt {
         "Question: \(question)"
     }
 
-    static func retry(error: String, schemaMap: String?) -> String {
+    static func retry(error: String, hint: String?) -> String {
         var text = "That statement failed: \(error)\n"
-        if let schemaMap {
-            text += "The tables, their columns and where their foreign keys lead:\n\(schemaMap)\n"
-        }
+        if let hint { text += hint + "\n" }
         return text + "Write a corrected SQLite statement for the same question. Reply with the SQL only."
+    }
+
+    /// For "no such table" and "no such column" errors: where the name really is, and the map of
+    /// tables, columns and foreign keys. Nil for other errors.
+    static func hint(for error: String, schema: DatabaseSchema) -> String? {
+        let patterns = ["no such table: ", "no such column: "]
+        guard let pattern = patterns.first(where: { error.contains($0) }),
+              let range = error.range(of: pattern) else { return nil }
+        let missing = error[range.upperBound...].prefix { !$0.isWhitespace }
+            .split(separator: ".").last.map(String.init)?
+            .trimmingCharacters(in: CharacterSet(charactersIn: "\"'`[]")) ?? ""
+        var lines: [String] = []
+        let owners = schema.tables.filter { $0.column(named: missing) != nil }.map(\.name)
+        if pattern.hasPrefix("no such table") {
+            lines.append("There is no table \(missing).")
+            if !owners.isEmpty { lines.append("\(missing) is a column of \(owners.joined(separator: ", ")).") }
+        } else if !owners.isEmpty {
+            lines.append("The column \(missing) exists only in \(owners.joined(separator: ", ")): join that table through its foreign key.")
+        } else {
+            lines.append("No table has a column named \(missing).")
+        }
+        lines.append("The tables, their columns and where their foreign keys lead:\n" + schemaMap(schema))
+        return lines.joined(separator: "\n")
     }
 
     /// One line per table: its columns, with `→ Table` after each foreign-key column.

@@ -29,7 +29,7 @@ public final class SQLExecutor: Sendable {
     public let delegate: (any ToolExecutionDelegate)?
 
     let database: DatabaseQueue
-    let schemaCache = SchemaCache()
+    let schemaCache: SchemaCache
 
     /// Opens the database at `path` without side effects and prepares its schema.
     ///
@@ -58,11 +58,25 @@ public final class SQLExecutor: Sendable {
         self.policy = policy
         self.limits = limits
         self.delegate = delegate
+        self.schemaCache = SchemaCache()
         do {
             _ = try database.read { db in try schemaCache.current(db) }
         } catch {
             throw SwiftDBAIError(error, path: database.path)
         }
+    }
+
+    private init(sharing other: SQLExecutor, delegate: (any ToolExecutionDelegate)?) {
+        database = other.database
+        policy = other.policy
+        limits = other.limits
+        schemaCache = other.schemaCache
+        self.delegate = delegate
+    }
+
+    /// The same executor — database, policy, limits and cached schema — with another delegate.
+    public func withDelegate(_ delegate: (any ToolExecutionDelegate)?) -> SQLExecutor {
+        SQLExecutor(sharing: self, delegate: delegate)
     }
 
     /// The path of the database file.

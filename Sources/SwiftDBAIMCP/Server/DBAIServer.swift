@@ -41,7 +41,8 @@ public final class DBAIServer: Sendable {
         do {
             database = try DatabaseOpener.open(
                 path: configuration.databasePath, readOnly: !configuration.allowlist.allowsWrites,
-                busyTimeout: Double(configuration.limits.busyTimeout.components.seconds))
+                busyTimeout: Double(configuration.limits.busyTimeout.components.seconds)
+                    + Double(configuration.limits.busyTimeout.components.attoseconds) / 1e18)
             schema = try database.read { db in try SchemaIntrospector(includesRowCounts: false).introspect(db) }
         } catch let error as SwiftDBAIError {
             throw .database(error)
@@ -53,12 +54,11 @@ public final class DBAIServer: Sendable {
             server: serverReference, session: session, confirms: configuration.confirmsDestructiveWrites)
         do {
             executor = try SQLExecutor(database: database, policy: policy, limits: configuration.limits)
-            chatExecutor = try SQLExecutor(
-                database: database, policy: policy, limits: configuration.limits,
-                delegate: ConfirmingDelegate { [executor] request in await confirmation.confirm(request, preview: executor) })
         } catch {
             throw .database(error)
         }
+        chatExecutor = executor.withDelegate(
+            ConfirmingDelegate { [executor] request in await confirmation.confirm(request, preview: executor) })
         registry = ToolRegistry(allowlist: configuration.allowlist)
     }
 

@@ -78,8 +78,12 @@ struct ChatEngineTests {
         let retry = try #require(model.requests.last?.messages)
         #expect(retry.contains { $0.role == .user && $0.content.contains("no such column: titel") })
         #expect(retry.contains { $0.role == .assistant && $0.content == "SELECT titel FROM album" })
-        // An unknown name brings the map of tables, columns and foreign keys along.
-        #expect(retry.contains { $0.role == .user && $0.content.contains("album(id, title, artist_id → artist.id, year)") })
+        // An unknown name brings where the name is and the map of tables, columns and foreign keys.
+        let feedback = try #require(retry.last?.content)
+        #expect(feedback.contains("No table has a column named titel."))
+        #expect(feedback.contains("album(id, title, artist_id → artist.id, year)"))
+        #expect(model.requests.first?.options.temperature == 0)
+        #expect(model.requests.last?.options.temperature == 0.4)
     }
 
     @Test("a model that never writes SQL gives a clear error after the retry budget")
@@ -187,5 +191,18 @@ struct ChatEngineTests {
         let system = try #require(model.requests.first?.messages.first?.content)
         #expect(system.contains("-- sample: (1, 'AC/DC')"))
         #expect(system.contains(#""artist_id" INTEGER REFERENCES "artist"("id")"#))
+    }
+
+    @Test("a column used on the wrong table is located in the retry hint")
+    func columnHint() async throws {
+        let model = ScriptedModel([
+            .text("SELECT a.title FROM artist a WHERE a.artist_id = 1"),
+            .text("SELECT title FROM album WHERE artist_id = 1 ORDER BY id"),
+        ])
+        let (engine, _) = try engine(model)
+        let response = try await engine.send("Albums of artist 1?")
+        #expect(response.queryResult?.rowCount == 2)
+        let feedback = try #require(model.requests.last?.messages.last?.content)
+        #expect(feedback.contains("The column title exists only in album"))
     }
 }
