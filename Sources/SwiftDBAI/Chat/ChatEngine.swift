@@ -71,17 +71,14 @@ public actor ChatEngine {
     public func send(_ question: String) async throws(ChatError) -> ChatResponse {
         let question = question.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !question.isEmpty else { throw .emptyQuestion }
-        let schemaText = try await schemaText(for: question)
         let system = ChatMessage.system(ChatPrompt.system(
-            schema: schemaText, joins: describedSchema.map { ChatPrompt.joins($0.schema) } ?? "",
-            allowsWrites: executor.policy.allowlist.allowsWrites))
+            schema: try await schemaText(for: question), allowsWrites: executor.policy.allowlist.allowsWrites))
         var messages = [system]
         for turn in turns.suffix(configuration.historyWindow) {
             messages.append(.user(ChatPrompt.question(turn.question)))
             messages.append(.assistant(turn.sql))
         }
         messages.append(.user(ChatPrompt.question(question)))
-        let questionIndex = messages.count - 1
 
         var lastFailure: (sql: String, error: SwiftDBAIError)?
         for attempt in 1...(configuration.maxRetries + 1) {
@@ -102,15 +99,7 @@ public actor ChatEngine {
                 return await answer(question: question, sql: sql, outcome: outcome, system: system, attempts: attempt)
             } catch where Self.isRetryable(error) {
                 lastFailure = (sql, error)
-                let hint = describedSchema.flatMap { ChatPrompt.hint(for: error.description, schema: $0.schema) }
-                if let call = response.toolCalls.first(where: { $0.name == SQLExtractor.toolName }) {
-                    messages.append(.assistant(response.text, toolCalls: [call]))
-                    messages.append(.tool(ChatPrompt.retry(error: error.description, hint: hint), callID: call.id))
-                } else {
-                    // A small model tends to copy its own failed answer back: rather than a
-                    // conversation about it, ask the question again with the failure noted.
-                    messages[questionIndex].content += "\n\n" + ChatPrompt.failedAttempt(sql: sql, error: error.description, hint: hint)
-                }
+                messages.append(contentsOf: feedback(for: response, sql: sql, error: error, schema: describedSchema?.schema))
             } catch {
                 throw .refused(sql: sql, error: error)
             }
@@ -149,6 +138,20 @@ public actor ChatEngine {
         default:
             return false
         }
+    }
+
+    /// The messages that tell the model its statement failed, in the form the answer came in.
+    /// When it named a table or column that does not exist, the map of tables, columns and
+    /// foreign keys comes with the error.
+    private func feedback(
+        for response: LanguageModelResponse, sql: String, error: SwiftDBAIError, schema: DatabaseSchema?
+    ) -> [ChatMessage] {
+        let text = ChatPrompt.retry(
+            error: error.description, hint: schema.flatMap { ChatPrompt.hint(for: error.description, schema: $0) })
+        if let call = response.toolCalls.first(where: { $0.name == SQLExtractor.toolName }) {
+            return [.assistant(response.text, toolCalls: [call]), .tool(text, callID: call.id)]
+        }
+        return [.assistant(sql), .user(text)]
     }
 
     private func sqlRequest(_ messages: [ChatMessage]) -> LanguageModelRequest {

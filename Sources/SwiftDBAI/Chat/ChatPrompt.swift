@@ -4,7 +4,7 @@ import Foundation
 /// message (rules and schema), so servers that cache a prompt prefix reuse it across questions
 /// and across the SQL and summary requests.
 enum ChatPrompt {
-    static func system(schema: String, joins: String, allowsWrites: Bool) -> String {
+    static func system(schema: String, allowsWrites: Bool) -> String {
         """
         You are an expert SQLite assistant. You answer questions about the database below by writing exactly one \
         SQLite statement.
@@ -18,26 +18,7 @@ enum ChatPrompt {
 
         Schema:
         \(schema)
-        \(joins.isEmpty ? "" : "\nJoin tables only on these foreign keys:\n" + joins)
         """
-    }
-
-    /// One line per foreign key: `Album.ArtistId = Artist.ArtistId`.
-    static func joins(_ schema: DatabaseSchema) -> String {
-        schema.tables.flatMap { table in
-            table.foreignKeys.map { key in
-                zip(key.columns, key.referencedColumns)
-                    .map { "\(table.name).\($0) = \(key.referencedTable).\($1)" }
-                    .joined(separator: " AND ")
-            }
-        }.joined(separator: "\n")
-    }
-
-    /// A failed attempt, noted under the question for the next one.
-    static func failedAttempt(sql: String, error: String, hint: String?) -> String {
-        var text = "A previous answer failed; do not repeat it.\nFailed SQL: \(sql)\nError: \(error)"
-        if let hint { text += "\n" + hint }
-        return text
     }
 
     static func question(_ question: String) -> String {
