@@ -10,7 +10,7 @@ struct AskConfirmation: Sendable {
 
     func confirm(_ request: DestructiveOperationRequest, preview executor: SQLExecutor) async -> Bool {
         guard confirms else { return true }
-        guard let server = server.server, await session.supportsElicitation else { return false }
+        guard let server = server.server, session.supportsElicitation else { return false }
         let statement = BoundStatement(sql: request.statement.sql, arguments: request.arguments)
         let preview = try? await executor.preview([statement])
         let message = WriteConfirmationFlow.elicitationMessage(

@@ -1,32 +1,38 @@
+import Foundation
 import MCP
 
 /// What the server knows about the connected client: its capabilities (from `initialize`) and
 /// the log level it asked for.
-actor ClientSession {
-    private(set) var capabilities: Client.Capabilities?
-    private(set) var logLevel: LogLevel = .warning
+///
+/// A lock rather than an actor: every tool call reads it several times, and an actor hop each
+/// time showed in the round-trip latency; the state is two small values.
+final class ClientSession: @unchecked Sendable {
+    private let lock = NSLock()
+    private var capabilities: Client.Capabilities?
+    private var logLevel: LogLevel = .warning
 
     func initialized(with capabilities: Client.Capabilities) {
-        self.capabilities = capabilities
+        lock.withLock { self.capabilities = capabilities }
     }
 
     func setLogLevel(_ level: LogLevel) {
-        logLevel = level
+        lock.withLock { logLevel = level }
     }
 
     /// True when the client declared form elicitation.
     var supportsElicitation: Bool {
-        capabilities?.elicitation != nil
+        lock.withLock { capabilities?.elicitation != nil }
     }
 
     /// True when the client declared sampling (its own model can answer `ask`).
     var supportsSampling: Bool {
-        capabilities?.sampling != nil
+        lock.withLock { capabilities?.sampling != nil }
     }
 
     /// True when a message at `level` should be sent to the client.
     func wants(_ level: LogLevel) -> Bool {
+        let minimum = lock.withLock { logLevel }
         let order = LogLevel.allCases
-        return (order.firstIndex(of: level) ?? 0) >= (order.firstIndex(of: logLevel) ?? 0)
+        return (order.firstIndex(of: level) ?? 0) >= (order.firstIndex(of: minimum) ?? 0)
     }
 }

@@ -106,7 +106,7 @@ public final class DBAIServer: Sendable {
             return try await self.callTool(parameters, server: server)
         }
         try await server.start(transport: routing) { [session] _, capabilities in
-            await session.initialized(with: capabilities)
+            session.initialized(with: capabilities)
         }
         logger.info("dbai-mcp serving \(configuration.databasePath) (\(configuration.allowlist))")
         await server.waitUntilCompleted()
@@ -140,7 +140,7 @@ public final class DBAIServer: Sendable {
 
     private func register(on server: Server) async {
         await server.withMethodHandler(ListTools.self) { [self] _ in
-            ListTools.Result(tools: registry.listTools(await availability()))
+            ListTools.Result(tools: registry.listTools(availability()))
         }
         await server.withMethodHandler(CallTool.self) { [weak server, self] parameters in
             guard let server else { throw MCPError.internalError("The server stopped.") }
@@ -157,25 +157,25 @@ public final class DBAIServer: Sendable {
             ReadResource.Result(contents: try await resources.read(parameters.uri))
         }
         await server.withMethodHandler(SetLoggingLevel.self) { [session] parameters in
-            await session.setLogLevel(parameters.level)
+            session.setLogLevel(parameters.level)
             return Empty()
         }
     }
 
     /// What this session offers: `ask` needs `--llm` or a client that samples.
-    private func availability() async -> ToolAvailability {
-        ToolAvailability(hasLanguageModel: await languageModel(for: nil) != nil)
+    private func availability() -> ToolAvailability {
+        ToolAvailability(hasLanguageModel: languageModel(for: nil) != nil)
     }
 
     /// The model of `ask`: `--llm`, else the client's through sampling, else none.
-    private func languageModel(for server: Server?) async -> (any LanguageModel)? {
+    private func languageModel(for server: Server?) -> (any LanguageModel)? {
         if let model = configuration.languageModel { return model }
-        guard await session.supportsSampling else { return nil }
+        guard session.supportsSampling else { return nil }
         return SamplingLanguageModel(server: server ?? serverReference.server)
     }
 
     private func callTool(_ parameters: CallTool.Parameters, server: Server) async throws -> CallTool.Result {
-        let model = await languageModel(for: server)
+        let model = languageModel(for: server)
         let chat = model.map { model in
             ChatContext(conversations: conversations) { [chatExecutor, configuration] in
                 ChatEngine(executor: chatExecutor, model: model, configuration: configuration.chat)
@@ -185,7 +185,7 @@ public final class DBAIServer: Sendable {
             executor: executor,
             writes: WriteConfirmationFlow(
                 executor: executor, tokens: tokens, confirmsDestructiveWrites: configuration.confirmsDestructiveWrites,
-                elicit: await session.supportsElicitation ? Self.elicitation(through: server) : nil),
+                elicit: session.supportsElicitation ? Self.elicitation(through: server) : nil),
             progress: parameters._meta?.progressToken.map { token in
                 ProgressReporter { progress, message in
                     try? await server.notify(ProgressNotification.message(
@@ -211,7 +211,7 @@ public final class DBAIServer: Sendable {
 
     /// Sends a `notifications/message` when the client's log level lets it through.
     private func log(_ level: LogLevel, _ message: String, to server: Server) async {
-        guard await session.wants(level) else { return }
+        guard session.wants(level) else { return }
         try? await server.log(level: level, logger: Self.name, data: .string(message))
     }
 
