@@ -16,14 +16,6 @@ final class ScratchDatabase: Sendable {
         try TestDatabase.makeFile(at: path, ddl: script)
     }
 
-    /// Copies one of the shared sample databases (`chinook.sqlite`, `northwind.sqlite`).
-    init(copyOfSample name: String) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("dbai-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        path = folder.appendingPathComponent(name).path
-        try FileManager.default.copyItem(atPath: TestDatabase.samplePath(name), toPath: path)
-    }
-
     deinit {
         try? FileManager.default.removeItem(at: folder)
     }
