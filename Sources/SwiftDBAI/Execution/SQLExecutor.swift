@@ -50,9 +50,18 @@ public final class SQLExecutor: Sendable {
     ///
     /// - Throws: ``SwiftDBAIError/emptyDatabase(path:)`` when the database holds no table or view,
     ///   or another ``SwiftDBAIError`` when its schema cannot be read.
-    public init(
+    public convenience init(
         database: DatabaseQueue, policy: SafetyPolicy = SafetyPolicy(), limits: ExecutionLimits = ExecutionLimits(),
         delegate: (any ToolExecutionDelegate)? = nil
+    ) throws(SwiftDBAIError) {
+        try self.init(database: database, policy: policy, limits: limits, delegate: delegate, knownSchema: nil)
+    }
+
+    /// As ``init(database:policy:limits:delegate:)``, reusing a schema the caller already
+    /// introspected (no second introspection when it is still current).
+    package init(
+        database: DatabaseQueue, policy: SafetyPolicy, limits: ExecutionLimits,
+        delegate: (any ToolExecutionDelegate)?, knownSchema: DatabaseSchema?
     ) throws(SwiftDBAIError) {
         self.database = database
         self.policy = policy
@@ -60,7 +69,7 @@ public final class SQLExecutor: Sendable {
         self.delegate = delegate
         self.schemaCache = SchemaCache()
         do {
-            _ = try database.read { db in try schemaCache.current(db) }
+            _ = try database.read { db in try schemaCache.current(db, known: knownSchema) }
         } catch {
             throw SwiftDBAIError(error, path: database.path)
         }

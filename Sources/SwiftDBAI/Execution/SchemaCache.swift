@@ -38,12 +38,14 @@ final class SchemaCache: @unchecked Sendable {
     /// The entry for the schema the connection currently sees, refreshed when it changed.
     ///
     /// - Throws: ``SwiftDBAIError`` or a GRDB `DatabaseError`.
-    func current(_ db: Database) throws -> Entry {
+    /// - Parameter known: a schema the caller already read; used instead of introspecting again
+    ///   when its version is the connection's.
+    func current(_ db: Database, known: DatabaseSchema? = nil) throws -> Entry {
         let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
         if let cached = lock.withLock({ entry }), cached.schema.schemaVersion == version {
             return cached
         }
-        let schema = try introspector.introspect(db)
+        let schema = try known.flatMap { $0.schemaVersion == version ? $0 : nil } ?? introspector.introspect(db)
         let fresh = Entry(schema: schema, classifier: try SQLStatementClassifier(schema: schema))
         lock.withLock {
             entry = fresh

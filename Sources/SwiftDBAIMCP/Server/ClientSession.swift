@@ -4,8 +4,8 @@ import MCP
 /// What the server knows about the connected client: its capabilities (from `initialize`) and
 /// the log level it asked for.
 ///
-/// A lock rather than an actor: every tool call reads it several times, and an actor hop each
-/// time showed in the round-trip latency; the state is two small values.
+/// A lock rather than an actor: every tool call reads it several times, and the state is two
+/// small values; a lock spares an actor hop on each read.
 final class ClientSession: @unchecked Sendable {
     private let lock = NSLock()
     private var capabilities: Client.Capabilities?

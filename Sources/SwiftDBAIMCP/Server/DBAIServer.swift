@@ -53,7 +53,8 @@ public final class DBAIServer: Sendable {
         let confirmation = AskConfirmation(
             server: serverReference, session: session, confirms: configuration.confirmsDestructiveWrites)
         do {
-            executor = try SQLExecutor(database: database, policy: policy, limits: configuration.limits)
+            executor = try SQLExecutor(
+                database: database, policy: policy, limits: configuration.limits, delegate: nil, knownSchema: schema)
         } catch {
             throw .database(error)
         }

@@ -205,4 +205,18 @@ struct ChatEngineTests {
         let feedback = try #require(model.requests.last?.messages.last?.content)
         #expect(feedback.contains("The column title exists only in album"))
     }
+
+    @Test("resetConversation forgets earlier turns; prepareSchema reads the schema up front")
+    func reset() async throws {
+        let model = ScriptedModel([.text("SELECT title FROM album"), .text("SELECT count(*) FROM artist")])
+        let (engine, _) = try engine(model)
+        try await engine.prepareSchema()
+        _ = try await engine.send("List the albums")
+        await engine.resetConversation()
+        #expect(await engine.turns.isEmpty)
+        _ = try await engine.send("How many artists?")
+        let messages = try #require(model.requests.last?.messages)
+        #expect(!messages.contains { $0.content == "Question: List the albums" })
+    }
 }
+
