@@ -78,15 +78,19 @@ public actor ChatEngine {
             messages.append(.user(ChatPrompt.question(turn.question)))
             messages.append(.assistant(turn.sql))
         }
+        let historyCount = messages.count
         messages.append(.user(ChatPrompt.question(question)))
 
         var lastFailure: (sql: String, error: SwiftDBAIError)?
+        var focused = false
+        var fresh = true
         for attempt in 1...(configuration.maxRetries + 1) {
             var request = sqlRequest(messages)
-            if attempt > 1 {
-                // The same prompt at temperature 0 tends to bring the same mistake back.
+            if !fresh {
+                // The same conversation at temperature 0 tends to bring the same mistake back.
                 request.options.temperature = max(request.options.temperature ?? 0, configuration.retryTemperature)
             }
+            fresh = false
             let response = try await respond(to: request)
             guard let sql = SQLExtractor.sql(in: response) else {
                 messages.append(.assistant(response.text))
@@ -99,7 +103,20 @@ public actor ChatEngine {
                 return await answer(question: question, sql: sql, outcome: outcome, system: system, attempts: attempt)
             } catch where Self.isRetryable(error) {
                 lastFailure = (sql, error)
-                messages.append(contentsOf: feedback(for: response, sql: sql, error: error, schema: describedSchema?.schema))
+                let schema = describedSchema?.schema
+                if let schema, let repaired = ColumnQualifierRepair.repair(sql, error: error.description, schema: schema),
+                   let outcome = try? await run(repaired, readsOnly: true) {
+                    remember(Turn(question: question, sql: repaired))
+                    return await answer(question: question, sql: repaired, outcome: outcome, system: system, attempts: attempt)
+                }
+                if !focused, let schema, let focus = await focusedQuestion(question, schema: schema) {
+                    // Ask afresh with only the linked tables and what the question names.
+                    focused = true
+                    fresh = true
+                    messages = Array(messages.prefix(historyCount)) + [.user(focus)]
+                    continue
+                }
+                messages.append(contentsOf: feedback(for: response, sql: sql, error: error, schema: schema))
             } catch {
                 throw .refused(sql: sql, error: error)
             }
@@ -119,8 +136,12 @@ public actor ChatEngine {
 
     /// Classifies, authorizes and runs the statement: a read as a query, a write through the
     /// executor (its delegate confirms destructive writes).
-    private func run(_ sql: String) async throws(SwiftDBAIError) -> Outcome {
+    /// With `readsOnly`, a statement that would write is not run (for repaired statements).
+    private func run(_ sql: String, readsOnly: Bool = false) async throws(SwiftDBAIError) -> Outcome {
         let statement = try await executor.check(sql)
+        if readsOnly, statement.operation != .select {
+            throw .rejected(SQLRejection(.operationNotAllowed, "A repaired statement may only read."))
+        }
         if statement.operation == .select {
             return .rows(try await executor.query(sql))
         }

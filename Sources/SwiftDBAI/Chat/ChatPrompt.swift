@@ -25,6 +25,16 @@ enum ChatPrompt {
         "Question: \(question)"
     }
 
+    /// The question asked afresh after a failure, with only the tables it links to and the
+    /// facts found for it (stored values, foreign keys, joins).
+    static func focused(question: String, tables: String, hints: [String]) -> String {
+        var text = "Use only these tables:\n\(tables)"
+        if !hints.isEmpty {
+            text += "\n\nHints:\n" + hints.map { "- " + $0 }.joined(separator: "\n")
+        }
+        return text + "\n\n" + self.question(question)
+    }
+
     static func retry(error: String, hint: String?) -> String {
         var text = "That statement failed: \(error)\n"
         if let hint { text += hint + "\n" }

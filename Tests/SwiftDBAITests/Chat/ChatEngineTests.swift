@@ -72,7 +72,8 @@ struct ChatEngineTests {
     func errorThenFix() async throws {
         let model = ScriptedModel([.text("SELECT titel FROM album"), .text("SELECT title FROM album WHERE id = 4")])
         let (engine, _) = try engine(model)
-        let response = try await engine.send("Title of album 4?")
+        // The question names no table, so the retry continues the conversation (no focused re-ask).
+        let response = try await engine.send("What is the fourth title?")
         #expect(response.queryResult?.rows == [["Pump"]])
         #expect(response.attempts == 2)
         let retry = try #require(model.requests.last?.messages)
@@ -200,7 +201,7 @@ struct ChatEngineTests {
             .text("SELECT title FROM album WHERE artist_id = 1 ORDER BY id"),
         ])
         let (engine, _) = try engine(model)
-        let response = try await engine.send("Albums of artist 1?")
+        let response = try await engine.send("What did number 1 release?")
         #expect(response.queryResult?.rowCount == 2)
         let feedback = try #require(model.requests.last?.messages.last?.content)
         #expect(feedback.contains("The column title exists only in album"))

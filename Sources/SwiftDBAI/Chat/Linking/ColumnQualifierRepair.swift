@@ -1,0 +1,98 @@
+/// Repairs the most common mistake of small models in joins: a column qualified with the wrong
+/// table alias (`T2.Country` where `T2` is `Invoice` and `Country` is a column of `T1`, the
+/// `Customer`).
+///
+/// Applied only to SQLite's "no such column: A.C" error, and only when exactly one other table
+/// of the statement has the column and no table one foreign key away from A's table, outside
+/// the statement, has it too (then the model more likely forgot a join, which the model must
+/// fix). A repair that would compare a column with itself is refused. The repaired statement
+/// goes through the classifier and policy like any other.
+enum ColumnQualifierRepair {
+    static func repair(_ sql: String, error: String, schema: DatabaseSchema) -> String? {
+        guard let (qualifier, column) = missingQualifiedColumn(in: error) else { return nil }
+        let tokens = SQLTokens(sql).tokens
+        let aliases = Self.aliases(in: tokens, schema: schema)
+        guard let wrong = aliases.first(where: { SQLIdentifier.same($0.alias, qualifier) }),
+              let wrongTable = schema.table(named: wrong.table), wrongTable.column(named: column) == nil else { return nil }
+        let owners = aliases.filter { entry in
+            !SQLIdentifier.same(entry.alias, qualifier) && schema.table(named: entry.table)?.column(named: column) != nil
+        }
+        guard owners.count == 1, let owner = owners.first else { return nil }
+        let inStatement = Set(aliases.map { SQLIdentifier.foldCase($0.table) })
+        if neighbours(of: wrongTable, in: schema).contains(where: { table in
+            !inStatement.contains(SQLIdentifier.foldCase(table.name)) && table.column(named: column) != nil
+        }) {
+            return nil
+        }
+        var repaired = sql
+        var replaced = false
+        for index in tokens.indices.reversed() where index + 2 < tokens.count {
+            if tokens[index].names(qualifier), tokens[index + 1].text == ".", tokens[index + 2].names(column) {
+                repaired.replaceSubrange(tokens[index].range, with: owner.alias)
+                replaced = true
+            }
+        }
+        guard replaced, !comparesColumnWithItself(SQLTokens(repaired).tokens) else { return nil }
+        return repaired
+    }
+
+    /// `("T2", "Country")` from an error that says `no such column: T2.Country`.
+    static func missingQualifiedColumn(in error: String) -> (String, String)? {
+        guard let range = error.range(of: "no such column: ") else { return nil }
+        let words = SQLTokens(String(error[range.upperBound...])).tokens.prefix(3)
+        guard words.count == 3, words[words.startIndex + 1].text == ".",
+              words[words.startIndex].kind != .symbol, words[words.startIndex + 2].kind != .symbol else { return nil }
+        return (words[words.startIndex].text, words[words.startIndex + 2].text)
+    }
+
+    /// Each table after FROM, JOIN or a comma of a FROM list, with its alias (or its own name).
+    static func aliases(in tokens: [SQLTokens.Token], schema: DatabaseSchema) -> [(alias: String, table: String)] {
+        let stops: Set<String> = [
+            "on", "using", "where", "join", "inner", "left", "right", "full", "cross", "natural", "outer", "group",
+            "order", "limit", "having", "window", "union", "except", "intersect", "as", "indexed", "not",
+        ]
+        var entries: [(alias: String, table: String)] = []
+        var index = 0
+        while index < tokens.count {
+            guard tokens[index].isKeyword("from") || tokens[index].isKeyword("join") else { index += 1; continue }
+            index += 1
+            while index < tokens.count, tokens[index].kind != .symbol {
+                var table = tokens[index].text
+                index += 1
+                if index + 1 < tokens.count, tokens[index].text == ".", tokens[index + 1].kind != .symbol {
+                    table = tokens[index + 1].text
+                    index += 2
+                }
+                if index < tokens.count, tokens[index].isKeyword("as") { index += 1 }
+                var alias = table
+                if index < tokens.count, tokens[index].kind != .symbol,
+                   !(tokens[index].kind == .word && stops.contains(SQLIdentifier.foldCase(tokens[index].text))) {
+                    alias = tokens[index].text
+                    index += 1
+                }
+                if let known = schema.table(named: table) { entries.append((alias, known.name)) }
+                guard index < tokens.count, tokens[index].text == "," else { break }
+                index += 1
+            }
+        }
+        return entries
+    }
+
+    private static func neighbours(of table: TableSchema, in schema: DatabaseSchema) -> [TableSchema] {
+        let referenced = table.foreignKeys.compactMap { schema.table(named: $0.referencedTable) }
+        let referencing = schema.tables.filter { other in
+            other.foreignKeys.contains { SQLIdentifier.same($0.referencedTable, table.name) }
+        }
+        return (referenced + referencing).filter { !SQLIdentifier.same($0.name, table.name) }
+    }
+
+    /// True when the tokens hold `X.C = X.C`.
+    private static func comparesColumnWithItself(_ tokens: [SQLTokens.Token]) -> Bool {
+        guard tokens.count >= 7 else { return false }
+        return (0...(tokens.count - 7)).contains { index in
+            tokens[index + 1].text == "." && tokens[index + 3].text == "=" && tokens[index + 5].text == "."
+                && tokens[index].kind != .symbol && tokens[index + 4].names(tokens[index].text)
+                && tokens[index + 2].kind != .symbol && tokens[index + 6].names(tokens[index + 2].text)
+        }
+    }
+}

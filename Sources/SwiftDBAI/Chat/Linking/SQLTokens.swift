@@ -1,0 +1,93 @@
+/// A light SQL tokenizer for repairs of model-written SQL: words, quoted identifiers and single
+/// punctuation characters, with their ranges; string literals and comments are skipped.
+///
+/// Not a parser and never used to decide what a statement may do: the classifier compiles every
+/// statement with SQLite, repaired or not.
+struct SQLTokens {
+    struct Token: Sendable, Hashable {
+        enum Kind: Sendable, Hashable {
+            /// A bare word: keyword or identifier.
+            case word
+            /// An identifier in double quotes, backticks or brackets (`text` is the name).
+            case quotedIdentifier
+            /// One punctuation or operator character.
+            case symbol
+        }
+
+        var kind: Kind
+        var text: String
+        var range: Range<String.Index>
+
+        /// True for a word or quoted identifier equal to `name` as SQLite compares names.
+        func names(_ name: String) -> Bool {
+            kind != .symbol && SQLIdentifier.same(text, name)
+        }
+
+        func isKeyword(_ keyword: String) -> Bool {
+            kind == .word && SQLIdentifier.same(text, keyword)
+        }
+    }
+
+    let tokens: [Token]
+
+    init(_ sql: String) {
+        var tokens: [Token] = []
+        var index = sql.startIndex
+        func isWordCharacter(_ character: Character) -> Bool {
+            character.isLetter || character.isNumber || character == "_" || character == "$"
+        }
+        while index < sql.endIndex {
+            let character = sql[index]
+            let next = sql.index(after: index)
+            if character.isWhitespace {
+                index = next
+            } else if character == "-", next < sql.endIndex, sql[next] == "-" {
+                index = sql[index...].firstIndex(of: "\n") ?? sql.endIndex
+            } else if character == "/", next < sql.endIndex, sql[next] == "*" {
+                index = sql[next...].range(of: "*/")?.upperBound ?? sql.endIndex
+            } else if character == "'" {
+                index = Self.end(of: "'", in: sql, after: index)
+            } else if let close = Self.closingQuote(of: character) {
+                let end = Self.end(of: close, in: sql, after: index)
+                let innerEnd = end > next && sql[sql.index(before: end)] == close ? sql.index(before: end) : end
+                tokens.append(Token(kind: .quotedIdentifier, text: String(sql[next..<innerEnd]), range: index..<end))
+                index = end
+            } else if isWordCharacter(character) {
+                let end = sql[index...].firstIndex { !isWordCharacter($0) } ?? sql.endIndex
+                tokens.append(Token(kind: .word, text: String(sql[index..<end]), range: index..<end))
+                index = end
+            } else {
+                tokens.append(Token(kind: .symbol, text: String(character), range: index..<next))
+                index = next
+            }
+        }
+        self.tokens = tokens
+    }
+
+    private static func closingQuote(of character: Character) -> Character? {
+        switch character {
+        case "\"": "\""
+        case "`": "`"
+        case "[": "]"
+        default: nil
+        }
+    }
+
+    /// The index after the closing `quote` of a quoted run that opens at `start` (a doubled
+    /// quote inside does not close it), or the end of the text.
+    private static func end(of quote: Character, in sql: String, after start: String.Index) -> String.Index {
+        var index = sql.index(after: start)
+        while index < sql.endIndex {
+            if sql[index] == quote {
+                let next = sql.index(after: index)
+                if next < sql.endIndex, sql[next] == quote, quote != "]" {
+                    index = sql.index(after: next)
+                    continue
+                }
+                return next
+            }
+            index = sql.index(after: index)
+        }
+        return sql.endIndex
+    }
+}
