@@ -5,7 +5,10 @@
 /// Pipeline: cached schema → the tables relevant to the question when the schema is large →
 /// prompt with `CREATE TABLE` text, keys and sample rows → SQL from a structured answer, a tool
 /// call or text → the same classifier, policy and confirmation as every tool → on a compile or
-/// SQLite error, the error is fed back and the model retries (bounded) → execution → summary
+/// SQLite error (bounded retries): a column on the wrong table alias or a name with spaces left
+/// unquoted is repaired without a model call (`ColumnQualifierRepair`, `UnquotedNameRepair`), then the question is asked afresh with only the tables it
+/// links to, the stored values it names and the joins between them (`SchemaLinker`), then the
+/// error is fed back in that conversation → execution → summary
 /// (model-written, deterministic fallback) → chart detection. Conversations keep a window of
 /// earlier turns, so "now only the ones from 2024" refines the previous question.
 ///
@@ -104,7 +107,7 @@ public actor ChatEngine {
             } catch where Self.isRetryable(error) {
                 lastFailure = (sql, error)
                 let schema = describedSchema?.schema
-                if let schema, let repaired = ColumnQualifierRepair.repair(sql, error: error.description, schema: schema),
+                if let schema, let repaired = Self.repair(sql, error: error, schema: schema),
                    let outcome = try? await run(repaired, readsOnly: true) {
                     remember(Turn(question: question, sql: repaired))
                     return await answer(question: question, sql: repaired, outcome: outcome, system: system, attempts: attempt)
@@ -146,6 +149,14 @@ public actor ChatEngine {
             return .rows(try await executor.query(sql))
         }
         return .changes(try await executor.execute(sql))
+    }
+
+    /// The statement with a known small-model mistake repaired, or nil: a column qualified with
+    /// the wrong alias, a name with spaces left unquoted.
+    private static func repair(_ sql: String, error: SwiftDBAIError, schema: DatabaseSchema) -> String? {
+        let message = error.description
+        return ColumnQualifierRepair.repair(sql, error: message, schema: schema)
+            ?? UnquotedNameRepair.repair(sql, error: message, schema: schema)
     }
 
     /// SQL that did not compile or failed in SQLite may be fixed by the model; a policy refusal,
@@ -255,7 +266,14 @@ public actor ChatEngine {
         let key = "\(schema.schemaVersion)|" + (selection?.sorted().joined(separator: ",") ?? "*")
         if let describedSchema, describedSchema.key == key { return describedSchema.text }
         do {
-            let text = try await executor.schemaDescription(sampleRowCount: configuration.sampleRowCount, tables: selection)
+            // Tables before views, so a selection that keeps every table starts with the same text.
+            let views = Set(schema.tables.filter { $0.kind == .view && selection?.contains($0.name) ?? true }.map(\.name))
+            let tables = Set(schema.tables.filter { $0.kind != .view && selection?.contains($0.name) ?? true }.map(\.name))
+            var parts: [String] = []
+            for names in [tables, views] where !names.isEmpty {
+                parts.append(try await executor.schemaDescription(sampleRowCount: configuration.sampleRowCount, tables: names))
+            }
+            let text = parts.joined(separator: "\n\n")
             describedSchema = (key, text, selection.map { schema.restricted(to: $0) } ?? schema)
             return text
         } catch {

@@ -1,6 +1,10 @@
 /// Picks the tables relevant to a question when a schema is too large to send whole: tables and
 /// columns whose names share words with the question score highest, and the tables they
 /// reference or are referenced by come along so joins stay possible.
+///
+/// When the ordinary tables fit within the limit and only the views overflow it, every table is
+/// picked and the rest of the limit goes to the most relevant views: the tables then read the
+/// same for every question, so a provider that caches a prompt prefix reuses it.
 public struct TableSelector: Sendable {
     /// The most tables picked.
     public var limit: Int
@@ -31,6 +35,12 @@ public struct TableSelector: Sendable {
             guard picked.count < limit, !picked.contains(where: { SQLIdentifier.same($0, name) }),
                   let table = schema.table(named: name) else { return }
             picked.append(table.name)
+        }
+        let ordinary = schema.tables.filter { $0.kind != .view }
+        if ordinary.count <= limit {
+            for table in ordinary { add(table.name) }
+            for name in ranked where schema.table(named: name)?.kind == .view { add(name) }
+            return picked
         }
         for name in ranked { add(name) }
         // Neighbours through foreign keys, so the picked tables can be joined.
