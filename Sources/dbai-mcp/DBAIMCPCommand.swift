@@ -48,6 +48,11 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         "The API base URL of the model (required for openai-compatible, e.g. http://127.0.0.1:8088/v1).", valueName: "url"))
     var llmBaseURL: String?
 
+    @Option(name: .customLong("llm-timeout"), help: ArgumentHelp(
+        "How long one model request may take, in seconds (a local model on a CPU may need more than the default for a large schema).",
+        valueName: "seconds"))
+    var llmTimeoutSeconds: Int = 60
+
     @Option(name: .customLong("llm-sql-output"), help: ArgumentHelp(
         "How the model hands over SQL: automatic, structured, tool or text.", valueName: "mode"))
     var llmSQLOutput: String = ChatConfiguration.SQLOutputMode.automatic.rawValue
@@ -83,6 +88,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         } else if llmBaseURL != nil {
             throw ValidationError("--llm-base-url needs --llm (for example --llm openai-compatible:MODEL).")
         }
+        guard llmTimeoutSeconds >= 1 else { throw ValidationError("--llm-timeout must be at least 1 second.") }
         guard maxRows >= 1 else { throw ValidationError("--max-rows must be at least 1.") }
         guard timeoutMilliseconds >= 1 else { throw ValidationError("--timeout-ms must be at least 1.") }
     }
@@ -97,7 +103,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         if let llm {
             do {
                 languageModel = try LanguageModelSpecifier(parsing: llm, baseURL: llmBaseURL)
-                    .makeModel(environment: ProcessInfo.processInfo.environment)
+                    .makeModel(environment: ProcessInfo.processInfo.environment, timeout: .seconds(llmTimeoutSeconds))
             } catch {
                 FileHandle.standardError.write(Data("dbai-mcp: \(error.description)\n".utf8))
                 throw ExitCode(1)

@@ -63,6 +63,7 @@ def test_file_that_is_not_sqlite_is_refused_and_left_alone(dbai_bin: Path, tmp_p
         (["--allow", "everything"], "everything"),
         (["--write-tables", "Genre"], "--write-tables"),
         (["--allow", "standard", "--tables", "Album", "--write-tables", "Genre"], "Genre"),
+        (["--llm", "openai-compatible:m", "--llm-base-url", "http://127.0.0.1:9/v1", "--llm-timeout", "0"], "--llm-timeout"),
     ],
     ids=[
         "unknown-visible-table",
@@ -71,6 +72,7 @@ def test_file_that_is_not_sqlite_is_refused_and_left_alone(dbai_bin: Path, tmp_p
         "bad-allow-word",
         "write-tables-under-readonly",
         "writable-table-hidden",
+        "llm-timeout-zero",
     ],
 )
 def test_invalid_configuration_is_refused(dbai_bin: Path, chinook: Path, flags: list[str], fragment: str) -> None:
