@@ -69,7 +69,7 @@ struct SchemaLinker: Sendable {
         let words = rest.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         for (index, word) in words.enumerated() {
             let trimmed = word.trimmingCharacters(in: CharacterSet(charactersIn: "?,.!:;()"))
-            let capitalised = trimmed.first.map { $0.isUppercase || $0.isNumber && trimmed.contains("/") } ?? false
+            let capitalised = trimmed.first?.isUppercase ?? false
             if index > 0, word != "|", capitalised || trimmed.contains("/") {
                 run.append(trimmed)
                 if trimmed != word { phrases.append(run.joined(separator: " ")); run = [] }
