@@ -60,30 +60,10 @@ public struct TableSelector: Sendable {
         return picked
     }
 
-    /// Lower-case words of a name or sentence, split on case changes and non-letters, with a
-    /// naive singular form added (`albums` → `album`).
+    /// The words of a name or sentence, split on case changes and non-letters and reduced to
+    /// their singular (`InvoiceLines` and "invoice lines" → `invoice`, `line`); single letters
+    /// left out.
     static func words(in text: String) -> Set<String> {
-        var words: Set<String> = []
-        var current = ""
-        var previous: Character?
-        func flush() {
-            guard current.count >= 2 else { current = ""; return }
-            let word = current.lowercased()
-            words.insert(word)
-            if word.hasSuffix("ies"), word.count > 4 { words.insert(String(word.dropLast(3)) + "y") }
-            else if word.hasSuffix("s"), word.count > 3 { words.insert(String(word.dropLast())) }
-            current = ""
-        }
-        for character in text {
-            if character.isLetter || character.isNumber {
-                if character.isUppercase, let previous, previous.isLowercase { flush() }
-                current.append(character)
-            } else {
-                flush()
-            }
-            previous = character
-        }
-        flush()
-        return words
+        Set(NameWords.ofIdentifier(text).filter { $0.count >= 2 })
     }
 }
