@@ -150,5 +150,8 @@ struct ProviderFailureTests {
         for text in [String(describing: model), String(reflecting: model), dumped, model.name] {
             #expect(!text.contains(Fixtures.apiKey))
         }
+        // What they do show: the type, the model's name and where it is served.
+        #expect(String(describing: model).hasPrefix("\(type(of: model))(\(model.name) at "))
+        #expect(String(describing: model).contains("127.0.0.1:9") && dumped.contains(model.name))
     }
 }

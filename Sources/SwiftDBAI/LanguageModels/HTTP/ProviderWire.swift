@@ -79,6 +79,19 @@ enum ProviderWire {
         return id
     }
 
+    /// Tools declared the way OpenAI's chat completions and Ollama's `/api/chat` read them:
+    /// `{"type": "function", "function": {name, description, parameters}}`.
+    static func functionTools(_ tools: [ToolDefinition]) -> JSONValue {
+        .array(tools.map { tool in
+            [
+                "type": "function",
+                "function": [
+                    "name": .string(tool.name), "description": .string(tool.description), "parameters": tool.parameters,
+                ],
+            ]
+        })
+    }
+
     /// Rejects tools for a model configured without tool calling.
     static func checkTools(_ request: LanguageModelRequest, capabilities: LanguageModelCapabilities, name: String)
         throws(LanguageModelError)

@@ -18,7 +18,7 @@ import Foundation
 /// (JSON text), not as a tool call, with finish reason `end_turn`. A schema whose root is not an
 /// object is wrapped as `{"value": …}` on the way out and unwrapped on the way back, because
 /// Anthropic requires object input schemas.
-public struct AnthropicModel: LanguageModel, CustomStringConvertible, CustomReflectable {
+public struct AnthropicModel: HTTPLanguageModel {
     /// `https://api.anthropic.com`.
     public static let defaultBaseURL = ProviderWire.literalURL("https://api.anthropic.com")
     /// The environment variable that holds the API key.
@@ -78,14 +78,6 @@ public struct AnthropicModel: LanguageModel, CustomStringConvertible, CustomRefl
     ) throws(LanguageModelError) -> AnthropicModel {
         let key = try APIKey.required(apiKeyVariable, in: environment, for: "Anthropic")
         return AnthropicModel(model: model, apiKey: key.secret, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
-    }
-
-    /// The type, name and base URL (never the key).
-    public var description: String { "AnthropicModel(\(name) at \(ProviderWire.displayed(baseURL)))" }
-
-    /// Name and base URL only: dumping a model never shows its key.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["name": name, "baseURL": ProviderWire.displayed(baseURL)], displayStyle: .struct)
     }
 
     /// Answers one request with the Messages API.

@@ -19,7 +19,7 @@ import Foundation
 /// Thinking models return a `thoughtSignature` with their function calls that must be sent back
 /// with them. ``ToolCall`` has no field for it, so it travels inside the call's identifier
 /// (`ID#sig=SIGNATURE`): pass identifiers back unchanged, as the protocol asks anyway.
-public struct GeminiModel: LanguageModel, CustomStringConvertible, CustomReflectable {
+public struct GeminiModel: HTTPLanguageModel {
     /// `https://generativelanguage.googleapis.com/v1beta`.
     public static let defaultBaseURL = ProviderWire.literalURL("https://generativelanguage.googleapis.com/v1beta")
     /// The environment variable that holds the API key.
@@ -72,14 +72,6 @@ public struct GeminiModel: LanguageModel, CustomStringConvertible, CustomReflect
     ) throws(LanguageModelError) -> GeminiModel {
         let key = try APIKey.required(apiKeyVariable, in: environment, for: "Gemini")
         return GeminiModel(model: model, apiKey: key.secret, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
-    }
-
-    /// The type, name and base URL (never the key).
-    public var description: String { "GeminiModel(\(name) at \(ProviderWire.displayed(baseURL)))" }
-
-    /// Name and base URL only: dumping a model never shows its key.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["name": name, "baseURL": ProviderWire.displayed(baseURL)], displayStyle: .struct)
     }
 
     /// Answers one request with `generateContent`.

@@ -12,7 +12,7 @@ import Foundation
 /// ```
 ///
 /// Structured output sends the JSON schema as `format`, which Ollama enforces with a grammar.
-public struct OllamaModel: LanguageModel, CustomStringConvertible, CustomReflectable {
+public struct OllamaModel: HTTPLanguageModel {
     /// `http://127.0.0.1:11434`.
     public static let defaultBaseURL = ProviderWire.literalURL("http://127.0.0.1:11434")
 
@@ -58,14 +58,6 @@ public struct OllamaModel: LanguageModel, CustomStringConvertible, CustomReflect
             secrets: [key])
     }
 
-    /// The type, name and base URL (never the key).
-    public var description: String { "OllamaModel(\(name) at \(ProviderWire.displayed(baseURL)))" }
-
-    /// Name and base URL only: dumping a model never shows its key.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["name": name, "baseURL": ProviderWire.displayed(baseURL)], displayStyle: .struct)
-    }
-
     /// Answers one request with `/api/chat`.
     ///
     /// - Throws: ``LanguageModelError``.
@@ -92,15 +84,7 @@ public struct OllamaModel: LanguageModel, CustomStringConvertible, CustomReflect
             }),
         ]
         if !request.tools.isEmpty {
-            body["tools"] = .array(request.tools.map { tool in
-                [
-                    "type": "function",
-                    "function": [
-                        "name": .string(tool.name), "description": .string(tool.description),
-                        "parameters": tool.parameters,
-                    ],
-                ]
-            })
+            body["tools"] = ProviderWire.functionTools(request.tools)
         }
         if case .jsonSchema(_, let schema) = request.responseFormat, capabilities.structuredOutput {
             body["format"] = schema

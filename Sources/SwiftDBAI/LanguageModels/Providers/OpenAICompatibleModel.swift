@@ -18,7 +18,7 @@ import Foundation
 /// later requests of this model use that form. With ``LanguageModelCapabilities/structuredOutput``
 /// off, the format is not sent and the model answers free text. A `content_filter` finish or a
 /// `refusal` in the message becomes ``LanguageModelError/refused(provider:reason:)``.
-public struct OpenAICompatibleModel: LanguageModel, CustomStringConvertible, CustomReflectable {
+public struct OpenAICompatibleModel: HTTPLanguageModel {
     /// How a JSON schema for the answer is sent.
     public enum StructuredOutputStyle: String, Sendable, Hashable, CaseIterable {
         /// `{"type": "json_schema", "json_schema": {"name": …, "schema": …, "strict": true}}`:
@@ -115,14 +115,6 @@ public struct OpenAICompatibleModel: LanguageModel, CustomStringConvertible, Cus
             model: model, apiKey: key.secret, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
     }
 
-    /// The type, name and base URL (never the key).
-    public var description: String { "OpenAICompatibleModel(\(name) at \(ProviderWire.displayed(baseURL)))" }
-
-    /// Name and base URL only: dumping a model never shows its key.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["name": name, "baseURL": ProviderWire.displayed(baseURL)], displayStyle: .struct)
-    }
-
     /// Answers one request with a chat completion.
     ///
     /// - Throws: ``LanguageModelError``.
@@ -161,15 +153,7 @@ public struct OpenAICompatibleModel: LanguageModel, CustomStringConvertible, Cus
             }),
         ]
         if !request.tools.isEmpty {
-            body["tools"] = .array(request.tools.map { tool in
-                [
-                    "type": "function",
-                    "function": [
-                        "name": .string(tool.name), "description": .string(tool.description),
-                        "parameters": tool.parameters,
-                    ],
-                ]
-            })
+            body["tools"] = ProviderWire.functionTools(request.tools)
         }
         if case .jsonSchema(let schemaName, let schema) = request.responseFormat, capabilities.structuredOutput {
             switch style {
