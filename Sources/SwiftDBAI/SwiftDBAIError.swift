@@ -33,6 +33,18 @@ public enum SwiftDBAIError: Error, Sendable, Hashable {
     case unknownColumn(String, table: String, available: [String])
     /// A structured request is malformed; the message says what to change.
     case invalidRequest(String)
+    /// A string or blob grew beyond ``ExecutionLimits/maxValueBytes`` (SQLite's length limit),
+    /// in a function call or a stored value. Nothing was changed.
+    case valueTooLarge(limit: Int)
+    /// SQLite reached its memory limit (``SQLiteMemoryLimit``) while running the statement.
+    /// Nothing was changed.
+    case outOfMemory
+    /// A read-only connection met a hot journal: a writer stopped in the middle of a
+    /// transaction, and only a connection that may write can roll it back.
+    case hotJournal(path: String)
+    /// A confirmed write no longer changes the rows its preview showed (another connection
+    /// changed them meanwhile). Nothing was changed; preview and confirm it again.
+    case changedSincePreview(previewedRows: Int, rowsNow: Int)
 }
 
 extension SwiftDBAIError: CustomStringConvertible, LocalizedError {
@@ -66,6 +78,20 @@ extension SwiftDBAIError: CustomStringConvertible, LocalizedError {
             return "Table \(table) has no column named \(name). Columns: \(available.joined(separator: ", "))."
         case .invalidRequest(let message):
             return message
+        case .valueTooLarge(let limit):
+            return "A string or blob in this statement (a stored value, or one the statement builds) exceeds \(limit) bytes, "
+                + "the largest value allowed; nothing was changed. Leave that value out, or raise the value size limit."
+        case .outOfMemory:
+            return "SQLite reached its memory limit while running the statement; nothing was changed. "
+                + "Narrow the statement (fewer rows, smaller values, less sorting) or raise the memory limit."
+        case .hotJournal(let path):
+            return "\(path) has a hot journal (\(path)-journal): a program writing it stopped in the middle of a transaction. "
+                + "A read-only connection cannot roll it back. Open the file once with write access (any SQLite client, "
+                + "or dbai-mcp --allow standard) so SQLite recovers it, then open it read-only again."
+        case .changedSincePreview(let previewed, let now):
+            return "The rows this write would change are no longer the ones the confirmation showed "
+                + "(\(previewed) row\(previewed == 1 ? "" : "s") then, \(now) now): another connection changed them. "
+                + "Nothing was changed; preview and confirm it again."
         }
     }
 

@@ -33,10 +33,23 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-rows"), help: "The most rows a read returns.")
     var maxRows: Int = 500
 
+    @Option(name: .customLong("max-result-bytes"), help: ArgumentHelp(
+        "The most bytes of rows a read returns (as JSON; the text rendering is bounded the same way). Beyond, results say truncated_by: bytes; long values are clipped.",
+        valueName: "bytes"))
+    var maxResultBytes: Int = ExecutionLimits.defaultMaxResultBytes
+
+    @Option(name: .customLong("max-value-bytes"), help: ArgumentHelp(
+        "The largest string or blob a statement may build or read (SQLite's length limit).", valueName: "bytes"))
+    var maxValueBytes: Int = ExecutionLimits.defaultMaxValueBytes
+
+    @Option(name: .customLong("sqlite-memory-mb"), help: ArgumentHelp(
+        "SQLite's memory limit for the process, in MiB (0 for none).", valueName: "MiB"))
+    var sqliteMemoryMB: Int = DBAIServerConfiguration.defaultSQLiteMemoryLimit >> 20
+
     @Option(name: .customLong("timeout-ms"), help: "How long a statement may run, in milliseconds.")
     var timeoutMilliseconds: Int = 10_000
 
-    @Flag(name: .customLong("no-confirm"), help: "Run destructive writes without asking for confirmation (automation only).")
+    @Flag(name: .customLong("no-confirm"), help: "Run destructive writes, and writes a model wrote for `ask`, without asking for confirmation (automation only).")
     var noConfirm = false
 
     @Option(name: .long, help: ArgumentHelp(
@@ -52,6 +65,11 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         "How long one model request may take, in seconds (a local model on a CPU may need more than the default for a large schema).",
         valueName: "seconds"))
     var llmTimeoutSeconds: Int = 60
+
+    @Option(name: .customLong("llm-sample-rows"), help: ArgumentHelp(
+        "Sample rows per table in the prompt of `ask` (0 for none). They are sent to the model's provider.",
+        valueName: "n"))
+    var llmSampleRows: Int = ChatConfiguration().sampleRowCount
 
     @Option(name: .customLong("llm-sql-output"), help: ArgumentHelp(
         "How the model hands over SQL: automatic, structured, tool or text.", valueName: "mode"))
@@ -91,6 +109,12 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         guard llmTimeoutSeconds >= 1 else { throw ValidationError("--llm-timeout must be at least 1 second.") }
         guard maxRows >= 1 else { throw ValidationError("--max-rows must be at least 1.") }
         guard timeoutMilliseconds >= 1 else { throw ValidationError("--timeout-ms must be at least 1.") }
+        guard maxResultBytes >= 1024 else { throw ValidationError("--max-result-bytes must be at least 1024.") }
+        guard maxValueBytes >= 1024 else { throw ValidationError("--max-value-bytes must be at least 1024.") }
+        guard sqliteMemoryMB == 0 || sqliteMemoryMB >= 16 else {
+            throw ValidationError("--sqlite-memory-mb must be 0 (no limit) or at least 16.")
+        }
+        guard llmSampleRows >= 0 else { throw ValidationError("--llm-sample-rows must be 0 or more.") }
     }
 
     func run() async throws {
@@ -112,15 +136,21 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         var chat = ChatConfiguration()
         chat.sqlOutput = ChatConfiguration.SQLOutputMode(rawValue: llmSQLOutput) ?? .automatic
         chat.summary = ChatConfiguration.SummaryMode(rawValue: llmSummary) ?? .model
+        chat.sampleRowCount = llmSampleRows
+        chat.confirmsWrites = !noConfirm
         let configuration = DBAIServerConfiguration(
             databasePath: db ?? "",
             allowlist: try OperationAllowlist(parsing: allow),
             visibleTables: Self.list(tables),
             writableTables: Self.list(writeTables),
-            limits: ExecutionLimits(maxRows: maxRows, timeout: .milliseconds(timeoutMilliseconds)),
+            limits: ExecutionLimits(
+                maxRows: maxRows, maxResultBytes: maxResultBytes, maxValueBytes: maxValueBytes,
+                timeout: .milliseconds(timeoutMilliseconds)),
             confirmsDestructiveWrites: !noConfirm,
             languageModel: languageModel,
-            chat: chat)
+            chat: chat,
+            samplingTimeout: .seconds(llmTimeoutSeconds),
+            sqliteMemoryLimit: sqliteMemoryMB == 0 ? nil : sqliteMemoryMB << 20)
         let server: DBAIServer
         do {
             server = try DBAIServer(configuration: configuration)
@@ -128,7 +158,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("dbai-mcp: \(error.description)\n".utf8))
             throw ExitCode(1)
         }
-        try await server.run(transport: FastStdioTransport())
+        try await server.run(transport: FastStdioTransport(), shutdownSignals: [SIGTERM, SIGINT, SIGHUP])
     }
 
     private static func list(_ text: String?) -> [String]? {

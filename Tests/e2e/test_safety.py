@@ -137,7 +137,18 @@ HIDDEN_READS = [
 ]
 
 
-async def test_hidden_tables_are_unreadable(server, chinook_with_views: Path) -> None:
+#: Hidden names, and names of nothing, swapped to compare their answers (longest first).
+HIDDEN_TO_MISSING = [("AlbumTracks", "Qx1"), ("TrackNames", "Qx2"), ("AlbumTitles", "Qx3"), ("Track", "Qx4")]
+
+
+def hidden_to_missing(text: str) -> str:
+    for hidden, missing in HIDDEN_TO_MISSING:
+        text = text.replace(hidden, missing)
+    return text
+
+
+async def test_hidden_tables_are_unreadable_and_answered_like_missing_ones(server, chinook_with_views: Path) -> None:
+    """Every refusal of a hidden table reads exactly like the refusal of a table that does not exist."""
     digest = sha256(chinook_with_views)
     async with server("--tables", "Album,Artist", db=chinook_with_views) as connection:
         visible = await connection.call("query", {"sql": "SELECT count(*) FROM Album JOIN Artist USING (ArtistId)"})
@@ -146,18 +157,26 @@ async def test_hidden_tables_are_unreadable(server, chinook_with_views: Path) ->
             result = await connection.call("query", {"sql": sql})
             assert result.isError is True, f"{sql!r} read a hidden table: {result.structuredContent}"
             assert result.structuredContent is None
-            assert error_code(result) == "table_not_allowed", f"{sql!r}: {result_text(result)}"
+            missing = await connection.call("query", {"sql": hidden_to_missing(sql)})
+            assert missing.isError is True
+            assert error_code(result) == error_code(missing), f"{sql!r}: {result_text(result)} / {result_text(missing)}"
+            assert hidden_to_missing(result_text(result)) == result_text(missing), sql
         aggregate = await connection.call("aggregate", {"table": "Track", "function": "count"})
+        missing_aggregate = await connection.call("aggregate", {"table": "Qx4", "function": "count"})
         assert_tool_error(aggregate)
+        assert hidden_to_missing(result_text(aggregate)) == result_text(missing_aggregate)
     assert sha256(chinook_with_views) == digest
 
 
 async def test_visible_view_over_a_hidden_table_is_unreadable(server, chinook_with_views: Path) -> None:
-    """Listing a view in --tables does not open the hidden table it reads."""
+    """Listing a view in --tables does not open the hidden table it reads: the view is hidden too."""
     async with server("--tables", "Album,Artist,AlbumTracks", db=chinook_with_views) as connection:
         result = await connection.call("query", {"sql": "SELECT * FROM AlbumTracks LIMIT 1"})
+        missing = await connection.call("query", {"sql": "SELECT * FROM Qx1 LIMIT 1"})
+        described = await connection.call("describe_schema", {})
     assert_tool_error(result)
-    assert error_code(result) == "table_not_allowed"
+    assert hidden_to_missing(result_text(result)) == result_text(missing)
+    assert "Track" not in json.dumps(described.structuredContent).replace("Tracks", "")
 
 
 async def test_listed_view_over_visible_tables_is_readable(server, chinook_with_views: Path) -> None:

@@ -40,6 +40,10 @@ public struct ChatConfiguration: Sendable, Hashable {
     public var summaryRowCount: Int
     /// The lowest temperature of a retry after failed SQL (0 tends to repeat the same mistake).
     public var retryTemperature: Double
+    /// Whether every `INSERT`, `UPDATE` and `DELETE` the model writes needs a confirmation (by the
+    /// executor's ``ToolExecutionDelegate``, which is shown a preview) before it runs. On by
+    /// default: a model can be steered by text planted in the data it reads.
+    public var confirmsWrites: Bool
 
     /// Creates a configuration with defaults tuned for small local models.
     public init(
@@ -47,8 +51,9 @@ public struct ChatConfiguration: Sendable, Hashable {
         sqlOutput: SQLOutputMode = .automatic, summary: SummaryMode = .model,
         sqlOptions: GenerationOptions = GenerationOptions(temperature: 0, maxTokens: 400),
         summaryOptions: GenerationOptions = GenerationOptions(temperature: 0, maxTokens: 120),
-        summaryRowCount: Int = 10, retryTemperature: Double = 0.4
+        summaryRowCount: Int = 10, retryTemperature: Double = 0.4, confirmsWrites: Bool = true
     ) {
+        self.confirmsWrites = confirmsWrites
         self.retryTemperature = max(0, retryTemperature)
         self.historyWindow = max(0, historyWindow)
         self.maxRetries = max(0, maxRetries)

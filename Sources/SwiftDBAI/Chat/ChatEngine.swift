@@ -148,7 +148,14 @@ public actor ChatEngine {
         if statement.operation == .select {
             return .rows(try await executor.query(sql))
         }
-        return .changes(try await executor.execute(sql))
+        return .changes(try await writer.execute(sql))
+    }
+
+    /// The executor of the model's writes: every write needs a confirmation unless
+    /// ``ChatConfiguration/confirmsWrites`` is off.
+    private var writer: SQLExecutor {
+        guard configuration.confirmsWrites else { return executor }
+        return executor.confirming(executor.policy.mutationPolicy.operationsRequiringConfirmation.union([.insert, .update, .delete]))
     }
 
     /// The statement with a known small-model mistake repaired, or nil: a column qualified with

@@ -1,13 +1,26 @@
 import Foundation
 import GRDB
+import GRDBSQLite
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Opens an existing SQLite file without side effects.
 ///
-/// - A missing file is an error: nothing is ever created.
+/// - Only a regular file is opened (symbolic links resolved first): a missing file is an error
+///   and nothing is ever created; a FIFO, a device or a directory is refused before anything
+///   reads it.
+/// - The path is always a plain file name, never an SQLite URI: a file named
+///   `file:x.db?mode=rwc` or `:memory:` opens that file.
 /// - A file that is not SQLite (or is empty) is a typed error, detected from its header.
 /// - `readOnly` opens the file with `SQLITE_OPEN_READONLY`.
 /// - Nothing changes the journal mode or any persistent setting of the file; connection
-///   settings (foreign keys, busy timeout) last as long as the connection.
+///   settings (foreign keys, busy timeout, size limits) last as long as the connection.
 ///
 /// ```swift
 /// let dbQueue = try DatabaseOpener.open(path: "app.sqlite", readOnly: true)
@@ -18,39 +31,93 @@ public enum DatabaseOpener {
 
     /// Opens the database at `path`.
     ///
+    /// - Parameter maxValueBytes: the largest string or blob the connection may build or read
+    ///   (`SQLITE_LIMIT_LENGTH`).
     /// - Throws: ``SwiftDBAIError/fileNotFound(path:)``, ``SwiftDBAIError/emptyDatabase(path:)``,
     ///   ``SwiftDBAIError/notADatabase(path:)`` or ``SwiftDBAIError/cannotOpen(path:reason:)``.
     public static func open(
-        path: String, readOnly: Bool, busyTimeout: TimeInterval = defaultBusyTimeout
+        path: String, readOnly: Bool, busyTimeout: TimeInterval = defaultBusyTimeout,
+        maxValueBytes: Int = ExecutionLimits.defaultMaxValueBytes
     ) throws(SwiftDBAIError) -> DatabaseQueue {
-        try checkFile(at: path)
+        let file = try checkFile(at: path)
+        let configuration = configuration(readOnly: readOnly, busyTimeout: busyTimeout, maxValueBytes: maxValueBytes)
+        let database: DatabaseQueue
+        do {
+            database = try DatabaseQueue(path: file.resolvedPath, configuration: configuration)
+        } catch let error as DatabaseError {
+            switch SwiftDBAIError(error, path: path) {
+            case let known where known == .notADatabase(path: path) || known == .hotJournal(path: path):
+                throw known
+            default:
+                throw .cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
+            }
+        } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+        // The file checked must be the file opened (not replaced or created meanwhile).
+        guard let opened = try? checkFile(at: file.resolvedPath), opened.identity == file.identity else {
+            try? database.close()
+            throw .cannotOpen(path: path, reason: "the file changed while it was being opened; try again")
+        }
+        return database
+    }
+
+    /// The connection settings of ``open(path:readOnly:busyTimeout:maxValueBytes:)``.
+    static func configuration(readOnly: Bool, busyTimeout: TimeInterval, maxValueBytes: Int) -> Configuration {
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "SwiftDBAI"
-        do {
-            return try DatabaseQueue(path: path, configuration: configuration)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-            throw .notADatabase(path: path)
-        } catch let error as DatabaseError {
-            throw .cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
-        } catch {
-            throw .cannotOpen(path: path, reason: "\(error)")
+        configuration.prepareDatabase { db in
+            applyLimits(to: db.sqliteConnection, maxValueBytes: maxValueBytes)
         }
+        return configuration
     }
 
-    /// Checks that `path` names a readable SQLite file.
+    /// Caps what one statement may build on a connection: strings and blobs at `maxValueBytes`,
+    /// SQL text at 1 MiB.
+    static func applyLimits(to connection: OpaquePointer?, maxValueBytes: Int) {
+        guard let connection else { return }
+        sqlite3_limit(connection, SQLITE_LIMIT_LENGTH, Int32(clamping: maxValueBytes))
+        sqlite3_limit(connection, SQLITE_LIMIT_SQL_LENGTH, 1 << 20)
+    }
+
+    /// A regular file checked by ``checkFile(at:)``.
+    struct CheckedFile: Sendable, Hashable {
+        /// The absolute path with symbolic links resolved.
+        var resolvedPath: String
+        /// The device and inode of the file.
+        var identity: [UInt64]
+    }
+
+    /// Checks that `path` names a readable SQLite file: a regular file once symbolic links are
+    /// resolved, with SQLite's header. Nothing blocks: a FIFO is refused before it is opened.
     ///
-    /// - Throws: ``SwiftDBAIError`` as ``open(path:readOnly:busyTimeout:)``.
-    public static func checkFile(at path: String) throws(SwiftDBAIError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .fileNotFound(path: path)
+    /// - Throws: ``SwiftDBAIError`` as ``open(path:readOnly:busyTimeout:maxValueBytes:)``.
+    @discardableResult
+    static func checkFile(at path: String) throws(SwiftDBAIError) -> CheckedFile {
+        guard !path.isEmpty, let resolved = realpath(path, nil) else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR || path.isEmpty { throw .fileNotFound(path: path) }
+            throw .cannotOpen(path: path, reason: String(cString: strerror(code)))
         }
-        guard !isDirectory.boolValue else {
+        let resolvedPath = String(cString: resolved)
+        free(resolved)
+        var status = stat()
+        guard stat(resolvedPath, &status) == 0 else {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            break
+        case S_IFDIR:
             throw .cannotOpen(path: path, reason: "it is a directory")
+        case S_IFIFO:
+            throw .cannotOpen(path: path, reason: "it is a FIFO (named pipe), not a database file")
+        default:
+            throw .cannotOpen(path: path, reason: "it is not a regular file (a device or a socket)")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let handle = FileHandle(forReadingAtPath: resolvedPath) else {
             throw .cannotOpen(path: path, reason: "the file is not readable (check its permissions)")
         }
         defer { try? handle.close() }
@@ -61,5 +128,6 @@ public enum DatabaseOpener {
         guard header == Data("SQLite format 3\0".utf8) else {
             throw .notADatabase(path: path)
         }
+        return CheckedFile(resolvedPath: resolvedPath, identity: [UInt64(status.st_dev), UInt64(status.st_ino)])
     }
 }

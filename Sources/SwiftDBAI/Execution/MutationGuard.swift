@@ -10,8 +10,13 @@ final class MutationGuard: TransactionObserver {
     private let policy: SafetyPolicy
     private let schema: DatabaseSchema
     private(set) var violation: SQLRejection?
-    /// Rowids changed per table (canonical names), in the order of the changes.
+    /// Rowids updated or deleted per table (canonical names), in the order of the changes.
     private(set) var changedRowIDs: [String: [Int64]] = [:]
+
+    /// The rowids updated or deleted per table, sorted and without repeats.
+    var sortedChangedRowIDs: [String: [Int64]] {
+        changedRowIDs.mapValues { Array(Set($0)).sorted() }
+    }
 
     init(policy: SafetyPolicy, schema: DatabaseSchema) {
         self.policy = policy
@@ -34,7 +39,7 @@ final class MutationGuard: TransactionObserver {
         case .update: .update
         case .delete: .delete
         }
-        if let table = check(operation, on: event.tableName) {
+        if let table = check(operation, on: event.tableName), operation != .insert {
             changedRowIDs[table, default: []].append(event.rowID)
         }
     }
@@ -57,12 +62,14 @@ final class MutationGuard: TransactionObserver {
         if schema.shadowTableOwners[folded] != nil { return nil }
         guard let table = schema.table(named: tableName)?.name else {
             if violation == nil {
-                violation = SQLRejection(.tableNotAllowed, "The write reached \(tableName), an internal or unknown table; it was rolled back.")
+                violation = SQLRejection(.tableNotAllowed, "The write reached an internal or unknown table; it was rolled back.")
             }
             return nil
         }
         guard violation == nil else { return table }
-        if !policy.allowlist.allows(operation) {
+        if !policy.isVisible(table) {
+            violation = SQLRejection(.tableNotAllowed, "The write reached a table that is not accessible; it was rolled back.")
+        } else if !policy.allowlist.allows(operation) {
             violation = SQLRejection(
                 .operationNotAllowed,
                 "The write would \(operation.sqlKeyword) rows of \(table), and \(operation.sqlKeyword) is not allowed; it was rolled back.")

@@ -19,12 +19,26 @@ public struct QueryColumn: Sendable, Hashable, Codable {
 
 /// The rows returned by a read.
 public struct QueryResult: Sendable, Hashable, Codable {
+    /// Which limit cut a result short.
+    public enum TruncationReason: String, Sendable, Hashable, Codable {
+        /// The row cap (``ExecutionLimits/maxRows``, a smaller cap for the call, or a validator).
+        case rows
+        /// The byte budget (``ExecutionLimits/maxResultBytes``): rows beyond it were not fetched,
+        /// or long values were clipped (``QueryResult/clippedCells``).
+        case bytes
+    }
+
     /// The result columns, left to right.
     public var columns: [QueryColumn]
     /// The rows, each with one value per column.
     public var rows: [[SQLValue]]
-    /// True when the statement had more rows than the row cap; ``rows`` holds the first ones.
+    /// True when the result is incomplete: the statement had more rows than were returned, or
+    /// some values were clipped. ``truncationReason`` says which limit cut it.
     public var truncated: Bool
+    /// The limit that cut the result, when ``truncated``.
+    public var truncationReason: TruncationReason?
+    /// The values that were clipped to the cell limit (text values end with a visible marker).
+    public var clippedCells: [ClippedCell]
     /// How long the statement ran.
     public var elapsed: Duration
     /// The statement that ran.
@@ -33,11 +47,21 @@ public struct QueryResult: Sendable, Hashable, Codable {
     /// The number of rows returned.
     public var rowCount: Int { rows.count }
 
-    /// Creates a result.
+    /// Creates a result; `truncated: true` is reported as cut by the row cap.
     public init(columns: [QueryColumn], rows: [[SQLValue]], truncated: Bool = false, elapsed: Duration = .zero, sql: String) {
+        self.init(columns: columns, rows: rows, truncationReason: truncated ? .rows : nil, elapsed: elapsed, sql: sql)
+    }
+
+    /// Creates a result cut by `truncationReason` (nil when complete).
+    public init(
+        columns: [QueryColumn], rows: [[SQLValue]], truncationReason: TruncationReason?, clippedCells: [ClippedCell] = [],
+        elapsed: Duration = .zero, sql: String
+    ) {
         self.columns = columns
         self.rows = rows
-        self.truncated = truncated
+        self.truncated = truncationReason != nil
+        self.truncationReason = truncationReason
+        self.clippedCells = clippedCells
         self.elapsed = elapsed
         self.sql = sql
     }
@@ -46,6 +70,8 @@ public struct QueryResult: Sendable, Hashable, Codable {
         case columns, rows, truncated, sql
         case rowCount = "row_count"
         case elapsedMilliseconds = "elapsed_ms"
+        case truncationReason = "truncated_by"
+        case clippedCells = "clipped_cells"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -53,6 +79,9 @@ public struct QueryResult: Sendable, Hashable, Codable {
         columns = try container.decode([QueryColumn].self, forKey: .columns)
         rows = try container.decode([[SQLValue]].self, forKey: .rows)
         truncated = try container.decode(Bool.self, forKey: .truncated)
+        truncationReason = try container.decodeIfPresent(TruncationReason.self, forKey: .truncationReason)
+            ?? (truncated ? .rows : nil)
+        clippedCells = try container.decodeIfPresent([ClippedCell].self, forKey: .clippedCells) ?? []
         sql = try container.decode(String.self, forKey: .sql)
         elapsed = .milliseconds(try container.decode(Double.self, forKey: .elapsedMilliseconds))
     }
@@ -63,6 +92,8 @@ public struct QueryResult: Sendable, Hashable, Codable {
         try container.encode(rows, forKey: .rows)
         try container.encode(rowCount, forKey: .rowCount)
         try container.encode(truncated, forKey: .truncated)
+        try container.encodeIfPresent(truncationReason, forKey: .truncationReason)
+        if !clippedCells.isEmpty { try container.encode(clippedCells, forKey: .clippedCells) }
         try container.encode(elapsed.milliseconds, forKey: .elapsedMilliseconds)
         try container.encode(sql, forKey: .sql)
     }
@@ -112,6 +143,12 @@ public struct MutationResult: Sendable, Hashable, Codable {
 }
 
 extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
     /// The duration in milliseconds, as a floating-point number.
     var milliseconds: Double {
         let (seconds, attoseconds) = components

@@ -1,13 +1,13 @@
 import GRDB
-import GRDBSQLite
 
 extension SQLExecutor {
     /// Runs one read-only statement and returns its rows, at most the row cap.
     ///
     /// The statement must compile to a read that returns columns (`SELECT`, `WITH … SELECT`,
     /// `VALUES`, read-only `PRAGMA` functions, `EXPLAIN`). Rows are fetched one by one and fetching
-    /// stops at the cap, so a huge result costs bounded memory; the result then reports
-    /// ``QueryResult/truncated``.
+    /// stops at the row cap or at ``ExecutionLimits/maxResultBytes``, and long values are clipped,
+    /// so a huge result costs bounded memory; the result then reports ``QueryResult/truncated``
+    /// and ``QueryResult/truncationReason``.
     ///
     /// - Parameters:
     ///   - sql: exactly one statement.
@@ -21,33 +21,20 @@ extension SQLExecutor {
         _ sql: String, arguments: SQLArguments = .none, maxRows: Int? = nil
     ) async throws(SwiftDBAIError) -> QueryResult {
         let cap = [maxRows, limits.maxRows, policy.maximumRowCount].compactMap { $0 }.min().map { max(1, $0) } ?? limits.maxRows
+        let reader = ResultReader(limits: limits, maxRows: cap)
         guard let delegate else {
             // No hook to call between the checks and the fetch: one database access for both.
-            let deadline = StatementDeadline(timeout: limits.timeout)
-            do {
-                return try await database.read { db in
-                    try deadline.armed(on: db.sqliteConnection) {
-                        try Self.requireRead(try self.authorized(sql, in: db), arguments: arguments)
-                        return try self.fetch(sql, arguments: arguments, cap: cap, db: db)
-                    }
-                }
-            } catch {
-                throw mapped(error, deadline: deadline)
-            }
+            return try await checkedRead(sql, arguments: arguments, reader: reader)
         }
         let statement = try await check(sql)
         try Self.requireRead(statement, arguments: arguments)
         await delegate.willExecuteSQL(statement)
-        let deadline = StatementDeadline(timeout: limits.timeout)
         let result: Result<QueryResult, SwiftDBAIError>
         do {
-            result = .success(try await database.read { db in
-                try deadline.armed(on: db.sqliteConnection) {
-                    try self.fetch(sql, arguments: arguments, cap: cap, db: db)
-                }
-            })
+            // Authorized again in the access that runs it: the schema may have changed meanwhile.
+            result = .success(try await checkedRead(sql, arguments: arguments, reader: reader))
         } catch {
-            result = .failure(mapped(error, deadline: deadline))
+            result = .failure(error)
         }
         switch result {
         case .success(let rows):
@@ -56,6 +43,21 @@ extension SQLExecutor {
             await delegate.didExecuteSQL(statement, outcome: .failed(error))
         }
         return try result.get()
+    }
+
+    /// Classifies, authorizes and runs a read in one database access.
+    private func checkedRead(_ sql: String, arguments: SQLArguments, reader: ResultReader) async throws(SwiftDBAIError) -> QueryResult {
+        let deadline = StatementDeadline(timeout: limits.timeout)
+        do {
+            return try await reading { db in
+                try deadline.armed(on: db.sqliteConnection) {
+                    try Self.requireRead(try self.authorized(sql, in: db), arguments: arguments)
+                    return try self.fetch(sql, arguments: arguments, reader: reader, db: db)
+                }
+            }
+        } catch {
+            throw mapped(error, deadline: deadline)
+        }
     }
 
     /// Refuses a statement that is not a read, or whose parameters do not match the values.
@@ -68,8 +70,8 @@ extension SQLExecutor {
         try ArgumentsCheck.validate(arguments, for: statement)
     }
 
-    /// Steps the statement on the real connection until `cap` rows, plus one to detect truncation.
-    private func fetch(_ sql: String, arguments: SQLArguments, cap: Int, db: Database) throws -> QueryResult {
+    /// Steps the statement on the real connection, within the reader's row cap and byte budget.
+    private func fetch(_ sql: String, arguments: SQLArguments, reader: ResultReader, db: Database) throws -> QueryResult {
         let start = ContinuousClock.now
         let statement = try db.makeStatement(sql: sql)
         // Belt and braces: the real connection must agree with the classifier.
@@ -77,24 +79,6 @@ extension SQLExecutor {
             throw SQLRejection(.unexpectedOperation, "A query must be a read that returns rows.")
         }
         try statement.setArguments(arguments.statementArguments)
-        let handle = statement.sqliteStatement
-        let columnCount = statement.columnCount
-        let columns = (0..<columnCount).map { index in
-            QueryColumn(
-                name: statement.columnNames[index],
-                declaredType: sqlite3_column_decltype(handle, Int32(index)).map { String(cString: $0) })
-        }
-        var rows: [[SQLValue]] = []
-        var truncated = false
-        let cursor = try Row.fetchCursor(statement)
-        while let row = try cursor.next() {
-            if rows.count == cap {
-                truncated = true
-                break
-            }
-            rows.append((0..<columnCount).map { SQLValue(row[$0] as DatabaseValue) })
-        }
-        return QueryResult(
-            columns: columns, rows: rows, truncated: truncated, elapsed: ContinuousClock.now - start, sql: sql)
+        return try reader.read(statement, sql: sql, start: start)
     }
 }

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 extension SQLExecutor {
     /// Runs one write statement (`INSERT`, `UPDATE`, `DELETE`, upserts) in its own transaction.
@@ -10,60 +11,72 @@ extension SQLExecutor {
     ///     (an `INSERT` sent as an update is refused).
     ///   - confirmed: true when the caller already obtained the user's confirmation for a
     ///     destructive statement (for example through a confirmation token).
+    ///   - signature: the ``WritePreview/signature`` of the preview the user confirmed: the write
+    ///     then runs only if it still changes exactly those rows, as they were.
     /// - Throws: ``SwiftDBAIError/rejected(_:)``, ``SwiftDBAIError/confirmationRequired(_:tables:)``,
-    ///   ``SwiftDBAIError/confirmationDeclined(_:tables:)``, ``SwiftDBAIError/timeout(milliseconds:)``,
-    ///   ``SwiftDBAIError/cancelled``, ``SwiftDBAIError/sqlite(code:message:)``. Whatever the error,
-    ///   the database is left exactly as it was.
+    ///   ``SwiftDBAIError/confirmationDeclined(_:tables:)``, ``SwiftDBAIError/changedSincePreview(previewedRows:rowsNow:)``,
+    ///   ``SwiftDBAIError/timeout(milliseconds:)``, ``SwiftDBAIError/cancelled``,
+    ///   ``SwiftDBAIError/sqlite(code:message:)``. Whatever the error, the database is left
+    ///   exactly as it was.
     public func execute(
         _ sql: String, arguments: SQLArguments = .none, expecting operation: SQLOperation? = nil,
-        confirmed: Bool = false
+        confirmed: Bool = false, matching signature: ChangeSignature? = nil
     ) async throws(SwiftDBAIError) -> MutationResult {
-        try await execute([BoundStatement(sql: sql, arguments: arguments)], expecting: operation, confirmed: confirmed)
+        try await execute(
+            [BoundStatement(sql: sql, arguments: arguments)], expecting: operation, confirmed: confirmed, matching: signature)
     }
 
     /// Runs several write statements in one transaction: all of them are committed, or none.
     ///
-    /// - Throws: as ``execute(_:arguments:expecting:confirmed:)``.
+    /// A destructive batch that is not `confirmed` is previewed and shown to the
+    /// ``ToolExecutionDelegate``; once it confirms, the batch runs only if it still changes the
+    /// rows of that preview (asked again, at most three times, when they changed meanwhile).
+    ///
+    /// - Throws: as ``execute(_:arguments:expecting:confirmed:matching:)``.
     public func execute(
-        _ statements: [BoundStatement], expecting operation: SQLOperation? = nil, confirmed: Bool = false
+        _ statements: [BoundStatement], expecting operation: SQLOperation? = nil, confirmed: Bool = false,
+        matching signature: ChangeSignature? = nil
     ) async throws(SwiftDBAIError) -> MutationResult {
         let classified = try await classifyWrites(statements, expecting: operation)
-        if !confirmed {
-            try await confirmDestructive(statements, classified: classified)
+        guard !confirmed, let destructive = zip(classified, statements).first(where: { policy.requiresConfirmation($0.0) }) else {
+            return try await run(statements, classified: classified, matching: signature)
         }
-        for statement in classified {
-            await delegate?.willExecuteSQL(statement)
+        let tables = DestructiveOperationRequest(statement: destructive.0, arguments: destructive.1.arguments).tablesAffected
+        guard let delegate else {
+            throw .confirmationRequired(destructive.0.operation, tables: tables)
         }
-        let mainOperation = classified[0].operation
-        let deadline = StatementDeadline(timeout: limits.timeout)
-        let result: Result<MutationResult, SwiftDBAIError>
-        do {
-            result = .success(try await database.writeWithoutTransaction { db in
-                try deadline.armed(on: db.sqliteConnection) {
-                    try self.runGuarded(statements, operation: mainOperation, db: db, commit: true).result
-                }
-            })
-        } catch {
-            result = .failure(mapped(error, deadline: deadline))
-        }
-        for statement in classified {
-            switch result {
-            case .success(let mutation):
-                await delegate?.didExecuteSQL(statement, outcome: .changes(rowsAffected: mutation.rowsAffected))
-            case .failure(let error):
-                await delegate?.didExecuteSQL(statement, outcome: .failed(error))
+        var lastChange: SwiftDBAIError?
+        for _ in 1...Self.confirmationAttempts {
+            let preview = try await self.preview(statements, expecting: operation, maxRows: Self.previewRowCount)
+            var request = DestructiveOperationRequest(statement: destructive.0, arguments: destructive.1.arguments)
+            request.statements = statements
+            request.preview = preview
+            request.changedSincePreviousConfirmation = lastChange != nil
+            guard await delegate.confirmDestructiveOperation(request) else {
+                throw .confirmationDeclined(destructive.0.operation, tables: tables)
+            }
+            do {
+                return try await run(statements, classified: classified, matching: preview.signature)
+            } catch .changedSincePreview(let previewed, let now) {
+                lastChange = .changedSincePreview(previewedRows: previewed, rowsNow: now)
             }
         }
-        return try result.get()
+        throw lastChange ?? .cancelled
     }
 
+    /// How many times a delegate is asked when the rows keep changing between preview and write.
+    static let confirmationAttempts = 3
+    /// Rows of a preview shown to a delegate.
+    static let previewRowCount = 20
+
     /// Runs the statements in a transaction that is always rolled back, and reports what they
-    /// would change: the number of rows, and the current content of the rows they would update
-    /// or delete in the table they target (rowid tables only).
+    /// would change: the number of rows, the current content of the rows they would update or
+    /// delete in the table they target (rowid tables only, at most `maxRows`, long values
+    /// clipped), and the ``ChangeSignature`` a confirmation of this preview is bound to.
     ///
     /// Used to show a user what a destructive statement would do before confirming it.
     ///
-    /// - Throws: as ``execute(_:arguments:expecting:confirmed:)``, without confirmation errors.
+    /// - Throws: as ``execute(_:arguments:expecting:confirmed:matching:)``, without confirmation errors.
     public func preview(
         _ statements: [BoundStatement], expecting operation: SQLOperation? = nil, maxRows: Int? = nil
     ) async throws(SwiftDBAIError) -> WritePreview {
@@ -72,13 +85,26 @@ extension SQLExecutor {
         let target = classified[0].tablesWritten.first { $0.value.contains(classified[0].operation) }?.key
         let deadline = StatementDeadline(timeout: limits.timeout)
         do {
-            return try await database.writeWithoutTransaction { db in
+            return try await writing { db in
                 try deadline.armed(on: db.sqliteConnection) {
                     let run = try self.runGuarded(statements, operation: classified[0].operation, db: db, commit: false)
-                    var preview = WritePreview(rowsAffected: run.result.rowsAffected, affectedRows: nil)
-                    if let target, classified[0].operation != .insert {
-                        preview.affectedRows = try self.rows(of: target, rowIDs: run.changedRowIDs[target] ?? [], cap: cap, db: db)
+                    // One snapshot for the rows shown and the digest the confirmation is bound to.
+                    var preview: WritePreview?
+                    try db.inTransaction(.deferred) {
+                        let schema = try self.schemaCache.current(db).schema
+                        var made = WritePreview(
+                            rowsAffected: run.result.rowsAffected, affectedRows: nil,
+                            signature: ChangeSignature(
+                                rowsAffected: run.result.rowsAffected, changedRowIDs: run.changedRowIDs,
+                                contentDigest: try ChangeSignature.digest(of: run.changedRowIDs, schema: schema, db: db)))
+                        if let target, classified[0].operation != .insert {
+                            made.affectedRows = try self.rows(
+                                of: target, rowIDs: run.changedRowIDs[target] ?? [], cap: cap, schema: schema, db: db)
+                        }
+                        preview = made
+                        return .commit
                     }
+                    guard let preview else { throw SwiftDBAIError.cancelled }
                     return preview
                 }
             }
@@ -121,30 +147,53 @@ extension SQLExecutor {
         return classified
     }
 
-    private func confirmDestructive(
-        _ statements: [BoundStatement], classified: [ClassifiedStatement]
-    ) async throws(SwiftDBAIError) {
-        for (statement, bound) in zip(classified, statements) where policy.requiresConfirmation(statement) {
-            let request = DestructiveOperationRequest(statement: statement, arguments: bound.arguments)
-            guard let delegate else {
-                throw .confirmationRequired(statement.operation, tables: request.tablesAffected)
-            }
-            guard await delegate.confirmDestructiveOperation(request) else {
-                throw .confirmationDeclined(statement.operation, tables: request.tablesAffected)
+    /// Runs the statements for real (committed), with the delegate's hooks around them.
+    private func run(
+        _ statements: [BoundStatement], classified: [ClassifiedStatement], matching signature: ChangeSignature?
+    ) async throws(SwiftDBAIError) -> MutationResult {
+        for statement in classified {
+            await delegate?.willExecuteSQL(statement)
+        }
+        let mainOperation = classified[0].operation
+        let deadline = StatementDeadline(timeout: limits.timeout)
+        let result: Result<MutationResult, SwiftDBAIError>
+        do {
+            result = .success(try await writing { db in
+                try deadline.armed(on: db.sqliteConnection) {
+                    try self.runGuarded(statements, operation: mainOperation, db: db, commit: true, matching: signature).result
+                }
+            })
+        } catch {
+            result = .failure(mapped(error, deadline: deadline))
+        }
+        for statement in classified {
+            switch result {
+            case .success(let mutation):
+                await delegate?.didExecuteSQL(statement, outcome: .changes(rowsAffected: mutation.rowsAffected))
+            case .failure(let error):
+                await delegate?.didExecuteSQL(statement, outcome: .failed(error))
             }
         }
+        return try result.get()
     }
 
     /// What a guarded run did.
     private struct GuardedRun {
         var result: MutationResult
-        /// Rowids changed per table (canonical names), for previews.
+        /// Rowids updated or deleted per table (canonical names), sorted.
         var changedRowIDs: [String: [Int64]]
     }
 
-    /// Runs the statements in one transaction watched by a ``MutationGuard``; commits or rolls back.
+    /// The rowid SQLite reports when nothing was inserted since it was set (no real row has it
+    /// in practice): set before each statement, so a stale value is never reported.
+    private static let noRowID = Int64.min
+
+    /// Runs the statements in one transaction watched by a ``MutationGuard``; commits or rolls
+    /// back. With a signature, the transaction commits only if the statements changed exactly
+    /// the rows of the signature, whose content had not changed.
     private func runGuarded(
-        _ statements: [BoundStatement], operation: SQLOperation, db: Database, commit: Bool
+        _ statements: [BoundStatement], operation: SQLOperation, db: Database, commit: Bool,
+        matching signature: ChangeSignature? = nil
     ) throws -> GuardedRun {
         let start = ContinuousClock.now
         let entry = try schemaCache.current(db)
@@ -159,49 +208,62 @@ extension SQLExecutor {
         var rowsAffected = 0
         var lastInsertRowID: Int64?
         var prepared: [String: Statement] = [:]
+        var changedSincePreview: SwiftDBAIError?
         try db.inTransaction(.immediate) {
+            // The content of the confirmed rows, read before anything changes them.
+            let digestBefore = try signature.map { signature in
+                try ChangeSignature.digest(of: signature.changedRowIDs, schema: entry.schema, db: db)
+            }
             for bound in statements {
                 let statement = try prepared[bound.sql] ?? db.makeStatement(sql: bound.sql)
                 prepared[bound.sql] = statement
-                let rowIDBefore = db.lastInsertedRowID
+                sqlite3_set_last_insert_rowid(db.sqliteConnection, Self.noRowID)
                 try statement.execute(arguments: bound.arguments.statementArguments)
                 rowsAffected += db.changesCount
                 // WITHOUT ROWID tables and virtual tables leave the connection's last rowid as it was.
-                if operation == .insert, db.lastInsertedRowID != rowIDBefore {
+                if operation == .insert, db.lastInsertedRowID != Self.noRowID {
                     lastInsertRowID = db.lastInsertedRowID
                 }
+            }
+            if let signature,
+               digestBefore != signature.contentDigest || rowsAffected != signature.rowsAffected
+                || mutationGuard.sortedChangedRowIDs != signature.changedRowIDs {
+                changedSincePreview = .changedSincePreview(previewedRows: signature.rowsAffected, rowsNow: rowsAffected)
+                return .rollback
             }
             if commit { return .commit }
             return .rollback
         }
         // A rolled-back run never reaches the guard's commit check: report a violation here.
         if let violation = mutationGuard.violation { throw violation }
+        if let changedSincePreview { throw changedSincePreview }
         return GuardedRun(
             result: MutationResult(
                 operation: operation, rowsAffected: rowsAffected, lastInsertRowID: lastInsertRowID,
                 elapsed: ContinuousClock.now - start),
-            changedRowIDs: mutationGuard.changedRowIDs)
+            changedRowIDs: mutationGuard.sortedChangedRowIDs)
     }
 
-    /// The rows of a rowid table with the given rowids, at most `cap`.
-    private func rows(of table: String, rowIDs: [Int64], cap: Int, db: Database) throws -> QueryResult? {
-        guard let schema = try schemaCache.current(db).schema.table(named: table),
-              schema.kind == .table, !schema.isWithoutRowID else { return nil }
+    /// The rows of a rowid table with the given rowids, at most `cap`, long values clipped.
+    private func rows(of table: String, rowIDs: [Int64], cap: Int, schema: DatabaseSchema, db: Database) throws -> QueryResult? {
+        guard let described = schema.table(named: table), described.kind == .table, !described.isWithoutRowID else { return nil }
         let ids = Array(rowIDs.prefix(cap))
         let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-        let sql = "SELECT * FROM \(SQLIdentifier.quote(schema.name)) WHERE rowid IN (\(placeholders))"
+        let sql = "SELECT * FROM main.\(SQLIdentifier.quote(described.name)) WHERE rowid IN (\(placeholders)) ORDER BY rowid"
         guard !ids.isEmpty else {
-            return QueryResult(columns: schema.columns.map { QueryColumn(name: $0.name, declaredType: $0.declaredType) }, rows: [], sql: sql)
+            return QueryResult(
+                columns: described.columns.filter { $0.visibility == .normal }
+                    .map { QueryColumn(name: $0.name, declaredType: $0.declaredType) },
+                rows: [], sql: sql)
         }
         let statement = try db.makeStatement(sql: sql)
-        let fetched = try Row.fetchAll(statement, arguments: StatementArguments(ids))
-        let columns = statement.columnNames.map { name in
-            QueryColumn(name: name, declaredType: schema.column(named: name)?.declaredType)
+        try statement.setArguments(StatementArguments(ids))
+        var result = try ResultReader(limits: limits, maxRows: cap).read(statement, sql: sql)
+        if rowIDs.count > cap {
+            result.truncated = true
+            result.truncationReason = .rows
         }
-        return QueryResult(
-            columns: columns,
-            rows: fetched.map { row in (0..<row.count).map { SQLValue(row[$0] as DatabaseValue) } },
-            truncated: rowIDs.count > cap, sql: sql)
+        return result
     }
 }
 
@@ -212,4 +274,7 @@ public struct WritePreview: Sendable, Hashable {
     /// The current content of the rows an update or delete would change in its target table
     /// (at most the row cap); nil for inserts and tables without rowid.
     public var affectedRows: QueryResult?
+    /// What a confirmation of this preview covers: pass it to
+    /// ``SQLExecutor/execute(_:expecting:confirmed:matching:)``.
+    public var signature: ChangeSignature
 }

@@ -28,25 +28,35 @@ public final class SQLExecutor: Sendable {
     /// Hooks for confirmation and auditing; nil means destructive statements need `confirmed: true`.
     public let delegate: (any ToolExecutionDelegate)?
 
+    /// The connection that writes (and reads, when there is no reader pool).
     let database: DatabaseQueue
+    /// Read-only connections for reads that run side by side; nil for a database given as a queue.
+    let readers: ReaderPool?
+    /// Orders database accesses: reads together (up to the pool's size), writes alone.
+    let gate: TurnQueue
     let schemaCache: SchemaCache
+
+    /// How many reads run at once on a database opened by path.
+    static let concurrentReads = 4
 
     /// Opens the database at `path` without side effects and prepares its schema.
     ///
-    /// The file is opened read-only when the policy's allowlist allows no write.
+    /// The file is opened read-only when the policy's allowlist allows no write. Reads run on
+    /// up to four read-only connections at once, so a slow read does not hold up the others.
     ///
     /// - Throws: ``SwiftDBAIError/fileNotFound(path:)``, ``SwiftDBAIError/notADatabase(path:)``,
-    ///   ``SwiftDBAIError/emptyDatabase(path:)`` or ``SwiftDBAIError/cannotOpen(path:reason:)``.
+    ///   ``SwiftDBAIError/emptyDatabase(path:)``, ``SwiftDBAIError/hotJournal(path:)`` or
+    ///   ``SwiftDBAIError/cannotOpen(path:reason:)``.
     public convenience init(
         path: String, policy: SafetyPolicy = SafetyPolicy(), limits: ExecutionLimits = ExecutionLimits(),
         delegate: (any ToolExecutionDelegate)? = nil
     ) throws(SwiftDBAIError) {
-        let database = try DatabaseOpener.open(
-            path: path, readOnly: !policy.allowlist.allowsWrites, busyTimeout: limits.busyTimeout.milliseconds / 1000)
-        try self.init(database: database, policy: policy, limits: limits, delegate: delegate)
+        let (database, schema) = try Self.open(path: path, readOnly: !policy.allowlist.allowsWrites, limits: limits)
+        try self.init(database: database, policy: policy, limits: limits, delegate: delegate, knownSchema: schema)
     }
 
-    /// Wraps an open GRDB database queue and prepares its schema.
+    /// Wraps an open GRDB database queue and prepares its schema. Statements run one at a time
+    /// on that queue.
     ///
     /// - Throws: ``SwiftDBAIError/emptyDatabase(path:)`` when the database holds no table or view,
     ///   or another ``SwiftDBAIError`` when its schema cannot be read.
@@ -54,11 +64,34 @@ public final class SQLExecutor: Sendable {
         database: DatabaseQueue, policy: SafetyPolicy = SafetyPolicy(), limits: ExecutionLimits = ExecutionLimits(),
         delegate: (any ToolExecutionDelegate)? = nil
     ) throws(SwiftDBAIError) {
+        database.inDatabase { db in
+            DatabaseOpener.applyLimits(to: db.sqliteConnection, maxValueBytes: limits.maxValueBytes)
+        }
         try self.init(database: database, policy: policy, limits: limits, delegate: delegate, knownSchema: nil)
     }
 
+    /// Opens the file at `path` as ``init(path:policy:limits:delegate:)`` does and reads its
+    /// schema (which also recovers a hot journal when the connection may write).
+    ///
+    /// - Throws: as ``init(path:policy:limits:delegate:)``.
+    package static func open(
+        path: String, readOnly: Bool, limits: ExecutionLimits
+    ) throws(SwiftDBAIError) -> (DatabaseQueue, DatabaseSchema) {
+        let database = try DatabaseOpener.open(
+            path: path, readOnly: readOnly, busyTimeout: limits.busyTimeout.seconds,
+            maxValueBytes: limits.maxValueBytes)
+        do {
+            let schema = try database.read { db in try SchemaIntrospector(includesRowCounts: false).introspect(db) }
+            return (database, schema)
+        } catch {
+            try? database.close()
+            throw SwiftDBAIError(error, path: path)
+        }
+    }
+
     /// As ``init(database:policy:limits:delegate:)``, reusing a schema the caller already
-    /// introspected (no second introspection when it is still current).
+    /// introspected (no second introspection when it is still current). A database opened from
+    /// a file gets a pool of read-only connections.
     package init(
         database: DatabaseQueue, policy: SafetyPolicy, limits: ExecutionLimits,
         delegate: (any ToolExecutionDelegate)?, knownSchema: DatabaseSchema?
@@ -67,7 +100,16 @@ public final class SQLExecutor: Sendable {
         self.policy = policy
         self.limits = limits
         self.delegate = delegate
-        self.schemaCache = SchemaCache()
+        self.schemaCache = SchemaCache(policy: policy)
+        let isFile = !database.path.isEmpty && database.path != ":memory:" && !database.path.hasPrefix("file:")
+        readers = isFile
+            ? ReaderPool(
+                path: database.path,
+                configuration: DatabaseOpener.configuration(
+                    readOnly: true, busyTimeout: limits.busyTimeout.seconds, maxValueBytes: limits.maxValueBytes),
+                capacity: Self.concurrentReads)
+            : nil
+        gate = TurnQueue(maxShared: isFile ? Self.concurrentReads : 1)
         do {
             _ = try database.read { db in try schemaCache.current(db, known: knownSchema) }
         } catch {
@@ -75,17 +117,43 @@ public final class SQLExecutor: Sendable {
         }
     }
 
-    private init(sharing other: SQLExecutor, delegate: (any ToolExecutionDelegate)?) {
+    private init(sharing other: SQLExecutor, policy: SafetyPolicy, delegate: (any ToolExecutionDelegate)?) {
         database = other.database
-        policy = other.policy
+        readers = other.readers
+        gate = other.gate
+        self.policy = policy
         limits = other.limits
         schemaCache = other.schemaCache
         self.delegate = delegate
     }
 
-    /// The same executor — database, policy, limits and cached schema — with another delegate.
+    /// The same executor — database, connections, policy, limits and cached schema — with
+    /// another delegate.
     public func withDelegate(_ delegate: (any ToolExecutionDelegate)?) -> SQLExecutor {
-        SQLExecutor(sharing: self, delegate: delegate)
+        SQLExecutor(sharing: self, policy: policy, delegate: delegate)
+    }
+
+    /// The same executor, where exactly these write operations need confirmation (by the
+    /// delegate, or `confirmed: true`) instead of those of the policy's ``MutationPolicy``.
+    public func confirming(_ operations: Set<SQLOperation>) -> SQLExecutor {
+        var policy = policy
+        policy.mutationPolicy.operationsRequiringConfirmation = operations
+        return SQLExecutor(sharing: self, policy: policy, delegate: delegate)
+    }
+
+    /// Interrupts every statement running now (reads and writes); interrupted writes roll back.
+    /// For a prompt shutdown: the calls waiting on them fail with ``SwiftDBAIError/cancelled``.
+    public func interruptAll() {
+        database.interrupt()
+        readers?.interrupt()
+    }
+
+    /// Waits for the running statements, then closes the connections. Later calls fail.
+    public func close() async {
+        _ = try? await gate.run(.exclusive) {
+            readers?.close()
+            try? database.close()
+        }
     }
 
     /// The path of the database file.
@@ -100,12 +168,12 @@ public final class SQLExecutor: Sendable {
     ///   ``RowCountEstimate/exactLimit`` per table); costs a scan of small tables.
     /// - Throws: ``SwiftDBAIError``.
     public func schema(includingRowCounts: Bool = false) async throws(SwiftDBAIError) -> DatabaseSchema {
-        let schema: DatabaseSchema = try await access { db in
-            includingRowCounts
-                ? try SchemaIntrospector(includesRowCounts: true).introspect(db)
-                : try self.schemaCache.current(db).schema
+        try await access { db in
+            let entry = try self.schemaCache.current(db)
+            guard includingRowCounts else { return entry.visibleSchema }
+            return try SchemaIntrospector(includesRowCounts: true).introspect(db)
+                .visible(to: entry.classifier.visibleTableNames)
         }
-        return policy.visibleSchema(schema)
     }
 
     /// A compact description of the visible schema for a language-model prompt: `CREATE`
@@ -115,7 +183,7 @@ public final class SQLExecutor: Sendable {
     /// - Throws: ``SwiftDBAIError``.
     public func schemaDescription(sampleRowCount: Int = 0, tables: Set<String>? = nil) async throws(SwiftDBAIError) -> String {
         try await access { db in
-            var schema = self.policy.visibleSchema(try self.schemaCache.current(db).schema)
+            var schema = try self.schemaCache.current(db).visibleSchema
             if let tables { schema = schema.restricted(to: tables) }
             return try SchemaDescriber(sampleRowCount: sampleRowCount).describe(schema, samplesFrom: db)
         }
@@ -142,15 +210,36 @@ public final class SQLExecutor: Sendable {
     /// Runs `body` in a read access and maps every error to ``SwiftDBAIError``.
     func access<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(SwiftDBAIError) -> T {
         do {
-            return try await database.read(body)
+            return try await reading(body)
         } catch {
-            throw SwiftDBAIError(error, path: database.path)
+            throw mapped(error)
         }
+    }
+
+    /// Runs `body` in a read-only transaction, on a reader of the pool when there is one, in
+    /// its turn among the executor's accesses.
+    func reading<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await gate.run(.shared) {
+            if let readers { return try await readers.read(body, fallback: database) }
+            return try await database.read(body)
+        }
+    }
+
+    /// Runs `body` on the writing connection, outside any transaction, alone.
+    func writing<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await gate.run(.exclusive) {
+            try await database.writeWithoutTransaction(body)
+        }
+    }
+
+    /// Maps any error to a ``SwiftDBAIError``.
+    func mapped(_ error: any Error) -> SwiftDBAIError {
+        SwiftDBAIError(error, path: database.path, valueLimit: limits.maxValueBytes)
     }
 
     /// Maps an error raised during a statement, telling a timeout from a cancellation.
     func mapped(_ error: any Error, deadline: StatementDeadline) -> SwiftDBAIError {
-        let mapped = SwiftDBAIError(error, path: database.path)
+        let mapped = mapped(error)
         if mapped == .cancelled, deadline.didExpire {
             return .timeout(milliseconds: Int(limits.timeout.milliseconds.rounded()))
         }

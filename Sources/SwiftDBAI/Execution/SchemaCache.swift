@@ -7,18 +7,26 @@ import GRDB
 /// Checking the version costs one tiny statement per access; re-introspecting happens only after a
 /// schema change (made by this process or by another one writing the same file).
 final class SchemaCache: @unchecked Sendable {
-    /// One consistent snapshot: a schema and the classifier that compiles against it.
+    /// One consistent snapshot: a schema, the classifier that compiles against it, and the
+    /// schema as the policy lets callers see it.
     struct Entry: Sendable {
         let schema: DatabaseSchema
         let classifier: SQLStatementClassifier
+        let visibleSchema: DatabaseSchema
     }
 
+    private let policy: SafetyPolicy
     private let lock = NSLock()
     private var entry: Entry?
     private let introspector = SchemaIntrospector(includesRowCounts: false)
     /// Statements already classified against the current entry, by text (agents repeat queries).
     private var classified: [String: ClassifiedStatement] = [:]
     private static let classifiedCapacity = 512
+
+    /// Creates an empty cache for statements classified under `policy`.
+    init(policy: SafetyPolicy) {
+        self.policy = policy
+    }
 
     /// Classifies a statement against the schema the connection currently sees, reusing the
     /// classification of the same text under the same schema version.
@@ -46,7 +54,10 @@ final class SchemaCache: @unchecked Sendable {
             return cached
         }
         let schema = try known.flatMap { $0.schemaVersion == version ? $0 : nil } ?? introspector.introspect(db)
-        let fresh = Entry(schema: schema, classifier: try SQLStatementClassifier(schema: schema))
+        let classifier = try SQLStatementClassifier(
+            schema: schema, isVisible: policy.mayHideTables ? { [policy] in policy.isVisible($0) } : nil)
+        let fresh = Entry(
+            schema: schema, classifier: classifier, visibleSchema: schema.visible(to: classifier.visibleTableNames))
         lock.withLock {
             entry = fresh
             classified.removeAll()

@@ -2,7 +2,9 @@ import GRDB
 
 extension SwiftDBAIError {
     /// Maps any error raised while talking to SQLite to a ``SwiftDBAIError``.
-    package init(_ error: any Error, path: String?) {
+    ///
+    /// - Parameter valueLimit: the connection's length limit, reported when a value exceeds it.
+    package init(_ error: any Error, path: String?, valueLimit: Int = ExecutionLimits.defaultMaxValueBytes) {
         switch error {
         case let error as SwiftDBAIError:
             self = error
@@ -18,6 +20,12 @@ extension SwiftDBAIError {
                 self = .databaseBusy(message: error.message ?? "database is locked")
             case .SQLITE_INTERRUPT:
                 self = .cancelled
+            case .SQLITE_TOOBIG:
+                self = .valueTooLarge(limit: valueLimit)
+            case .SQLITE_NOMEM:
+                self = .outOfMemory
+            case .SQLITE_READONLY where [ResultCode.SQLITE_READONLY_ROLLBACK, .SQLITE_READONLY_RECOVERY].contains(error.extendedResultCode):
+                self = .hotJournal(path: path ?? "the database")
             default:
                 self = .sqlite(code: error.extendedResultCode.rawValue, message: error.message ?? "\(error.resultCode)")
             }

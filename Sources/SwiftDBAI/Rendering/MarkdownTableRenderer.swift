@@ -2,8 +2,8 @@
 /// tool results.
 ///
 /// Cells are cut at ``maxCellLength`` characters, pipes are escaped, line breaks become spaces,
-/// blobs are shown as `<blob N bytes>`, and a last line tells how many rows there are and
-/// whether the row cap cut them.
+/// blobs are shown as `<blob N bytes>`, the table stops before it passes ``maxBytes``, and a last
+/// line tells how many rows there are and which limit cut them.
 ///
 /// ```swift
 /// MarkdownTableRenderer().render(result)
@@ -16,10 +16,13 @@
 public struct MarkdownTableRenderer: Sendable {
     /// The most characters shown per cell.
     public var maxCellLength: Int
+    /// The most bytes of table text (nil: no limit); the rows beyond are counted, not shown.
+    public var maxBytes: Int?
 
     /// Creates a renderer.
-    public init(maxCellLength: Int = 120) {
+    public init(maxCellLength: Int = 120, maxBytes: Int? = nil) {
         self.maxCellLength = max(8, maxCellLength)
+        self.maxBytes = maxBytes.map { max(256, $0) }
     }
 
     /// The result as a Markdown table followed by a row-count line.
@@ -28,13 +31,36 @@ public struct MarkdownTableRenderer: Sendable {
         lines.reserveCapacity(result.rows.count + 4)
         lines.append("| " + result.columns.map { escape($0.name) }.joined(separator: " | ") + " |")
         lines.append("|" + String(repeating: " --- |", count: result.columns.count))
-        for row in result.rows {
-            lines.append("| " + row.map(cell).joined(separator: " | ") + " |")
+        var bytes = lines.reduce(0) { $0 + $1.utf8.count + 1 }
+        var shown = 0
+        var clipped: [Int: [Int: Int]] = [:]
+        for cell in result.clippedCells { clipped[cell.row, default: [:]][cell.column] = cell.byteCount }
+        for (index, row) in result.rows.enumerated() {
+            let cells = clipped[index].map { clippedColumns in
+                row.enumerated().map { column, value in
+                    clippedColumns[column].map { clippedCell(value, byteCount: $0) } ?? cell(value)
+                }
+            } ?? row.map(cell)
+            let line = "| " + cells.joined(separator: " | ") + " |"
+            if let maxBytes, shown > 0, bytes + line.utf8.count + 1 > maxBytes { break }
+            bytes += line.utf8.count + 1
+            lines.append(line)
+            shown += 1
         }
         lines.append("")
         var summary = result.rowCount == 1 ? "1 row" : "\(result.rowCount) rows"
-        if result.truncated {
-            summary += " (truncated: the statement has more rows; narrow it or add a LIMIT)"
+        if shown < result.rowCount {
+            summary += " (\(shown) shown here to keep this text short; every row is in the structured result)"
+        }
+        switch result.truncationReason {
+        case .rows?:
+            summary += "; truncated: the statement has more rows than the row limit; narrow it or add a LIMIT"
+        case .bytes? where !result.clippedCells.isEmpty && result.truncated:
+            summary += "; truncated: long values were clipped, and rows may be missing, to stay within the result size limit; select fewer or shorter columns (substr())"
+        case .bytes?:
+            summary += "; truncated: the rows reached the result size limit; select fewer columns or rows"
+        case nil:
+            break
         }
         lines.append(summary)
         return lines.joined(separator: "\n")
@@ -51,9 +77,21 @@ public struct MarkdownTableRenderer: Sendable {
         }
     }
 
+    /// A value clipped to the cell limit: its size in all stays visible.
+    private func clippedCell(_ value: SQLValue, byteCount: Int) -> String {
+        switch value {
+        case .blob: return "<blob \(byteCount) bytes, clipped>"
+        case .text(let text):
+            let kept = text.hasSuffix(ResultReader.clipMarker(byteCount))
+                ? String(text.dropLast(ResultReader.clipMarker(byteCount).count)) : text
+            return escape(String(kept.prefix(maxCellLength))) + ResultReader.clipMarker(byteCount)
+        default: return cell(value)
+        }
+    }
+
     private func escape(_ text: String) -> String {
         var text = text
-        if text.count > maxCellLength {
+        if text.utf8.count > maxCellLength, text.count > maxCellLength {
             text = String(text.prefix(maxCellLength)) + "…"
         }
         guard text.contains(where: { $0 == "|" || $0.isNewline }) else { return text }

@@ -7,6 +7,8 @@ public struct SQLRejection: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable, Codable {
         /// The text holds no statement.
         case emptyStatement = "empty_statement"
+        /// The text holds a NUL character, after which SQLite would silently stop reading.
+        case nulCharacter = "nul_character"
         /// The text holds more than one statement.
         case multipleStatements = "multiple_statements"
         /// SQLite could not compile the statement (syntax error, unknown table or column).

@@ -16,13 +16,22 @@ import GRDBSQLite
 /// statement.operation // .delete
 /// ```
 ///
+/// With a visibility rule (``init(schema:isVisible:)``), names are first resolved against a copy
+/// of the schema that holds only the visible tables: a statement that names a hidden table fails
+/// exactly as if the table did not exist, and no message ever names a hidden table.
+///
 /// Thread-safe: compilations are serialized on the private connection.
 public final class SQLStatementClassifier: @unchecked Sendable {
     /// The schema the classifier compiles against.
     public let schema: DatabaseSchema
+    /// The canonical names of the tables and views callers may see, or nil when nothing is
+    /// hidden. A view is visible only when it and every table it reads are.
+    public private(set) var visibleTableNames: Set<String>?
 
     private let lock = NSLock()
     private let replica: SchemaReplica
+    /// The visible tables alone (no triggers, no foreign keys), where names are resolved first.
+    private var visibleReplica: SchemaReplica?
     private let recorder = AuthorizerRecorder()
 
     /// Functions with side effects outside the database, or that can reconfigure SQLite.
@@ -62,11 +71,21 @@ public final class SQLStatementClassifier: @unchecked Sendable {
 
     /// Creates a classifier for a schema.
     ///
+    /// - Parameter isVisible: which tables and views callers may see (nil: all of them). A
+    ///   statement naming another one is refused as if it did not exist; a view reading one is
+    ///   hidden too.
     /// - Throws: ``SwiftDBAIError/cannotOpen(path:reason:)`` if the private connection cannot open.
-    public init(schema: DatabaseSchema) throws(SwiftDBAIError) {
+    public init(schema: DatabaseSchema, isVisible: ((String) -> Bool)? = nil) throws(SwiftDBAIError) {
         self.schema = schema
         self.replica = try SchemaReplica(schema: schema)
         recorder.install(on: replica.connection)
+        if let isVisible {
+            let visible = visibleTables(isVisible)
+            if visible.count < schema.tables.count {
+                visibleTableNames = visible
+                visibleReplica = try SchemaReplica(schema: schema.restricted(to: visible), resolvesNamesOnly: true)
+            }
+        }
     }
 
     /// Names of schema objects that the private copy could not reproduce (for example a virtual
@@ -81,7 +100,25 @@ public final class SQLStatementClassifier: @unchecked Sendable {
     public func classify(_ sql: String) throws(SQLRejection) -> ClassifiedStatement {
         lock.lock()
         defer { lock.unlock() }
-        var compiled = try compile(sql)
+        return try classifyWithoutLock(sql)
+    }
+
+    func classifyWithoutLock(_ sql: String) throws(SQLRejection) -> ClassifiedStatement {
+        if let offset = sql.utf8.firstIndex(of: 0).map({ sql.utf8.distance(from: sql.utf8.startIndex, to: $0) }) {
+            throw SQLRejection(
+                .nulCharacter,
+                "The SQL text holds a NUL character (\\0) at byte \(offset); SQLite would ignore everything after it. Remove it; nothing ran.")
+        }
+        if let visibleReplica {
+            try resolveNames(sql, on: visibleReplica)
+        }
+        var compiled: CompiledStatement
+        do {
+            compiled = try compile(sql)
+        } catch where visibleReplica != nil && error.code == .invalidSQL {
+            // The visible names resolved, so the failure comes from what is hidden (a trigger's body).
+            throw SQLRejection(.tableNotAllowed, "The statement reaches a table that is not accessible; it cannot run.")
+        }
         if compiled.actions.contains(where: Self.isVirtualTableDeclaration) {
             // The first use of an eponymous virtual table (json_each, pragma_table_info…) declares
             // it, and SQLite reports that bookkeeping as writes and a read of sqlite_schema. The
@@ -156,6 +193,7 @@ public final class SQLStatementClassifier: @unchecked Sendable {
     // MARK: - Analysis
 
     private func analyze(_ compiled: CompiledStatement, sql: String) throws(SQLRejection) -> ClassifiedStatement {
+        try Self.refuseMaintenance(compiled.actions)
         var tablesRead: Set<String> = []
         var tablesWritten: [String: Set<SQLOperation>] = [:]
         var directOperation: SQLOperation?
@@ -317,10 +355,16 @@ public final class SQLStatementClassifier: @unchecked Sendable {
         if Self.introspectionPragmas.contains(name) {
             // `PRAGMA table_info(t)` reveals the columns of t, `PRAGMA index_info(i)` those of the
             // table of i: they count as reading that table. `PRAGMA table_list` reads every table.
-            if let argument = action.second, let table = tableNamed(byTableOrIndex: argument) {
-                return [table]
+            guard let argument = action.second, Self.tableArgumentPragmas.contains(name),
+                  !(Self.wholeSchemaPragmas.contains(name) && Int(argument) != nil) else {
+                return Self.wholeSchemaPragmas.contains(name) ? schema.tableNames : []
             }
-            return Self.wholeSchemaPragmas.contains(name) ? schema.tableNames : []
+            // A name that is neither a table nor an index (or one that is hidden) is refused the
+            // same way, so that the answer never tells a hidden table from a missing one.
+            guard let table = tableNamed(byTableOrIndex: argument) else {
+                throw SQLRejection(.invalidSQL, "PRAGMA \(name)(\(argument)): no such table or index: \(argument).")
+            }
+            return [table]
         }
         if Self.readablePragmas.contains(name), action.second == nil {
             return []
@@ -333,15 +377,17 @@ public final class SQLStatementClassifier: @unchecked Sendable {
         throw SQLRejection(.pragmaNotAllowed, "PRAGMA \(name) is not allowed; only read-only introspection PRAGMAs are.")
     }
 
-    /// The canonical name of the table or view with this name, of the owner of this shadow table,
-    /// or of the table of this index.
+    /// The canonical name of the visible table or view with this name, of the owner of this
+    /// shadow table, or of the table of this index.
     private func tableNamed(byTableOrIndex name: String) -> String? {
-        if let table = schema.table(named: name) { return table.name }
         let folded = SQLIdentifier.foldCase(name)
-        if let owner = schema.shadowTableOwners[folded] { return owner }
-        return schema.tables.first { table in
-            table.indexes.contains { SQLIdentifier.foldCase($0.name) == folded }
-        }?.name
+        let owner = schema.table(named: name)?.name
+            ?? schema.shadowTableOwners[folded]
+            ?? schema.tables.first { table in
+                table.indexes.contains { SQLIdentifier.foldCase($0.name) == folded }
+            }?.name
+        guard let owner else { return nil }
+        return visibleTableNames.map { $0.contains(owner) } ?? true ? owner : nil
     }
 
     // MARK: - Conflict replacement

@@ -1,15 +1,16 @@
 extension SafetyPolicy {
-    /// True when every ``TableAllowlistValidator`` of the policy lets callers see the table.
+    /// True when every ``TableAllowlistValidator`` of the policy lists the table or view.
+    ///
+    /// A listed view over a table that is not listed is still hidden: see
+    /// ``SQLStatementClassifier/visibleTableNames``.
     public func isVisible(_ table: String) -> Bool {
         validators.allSatisfy { validator in
             (validator as? TableAllowlistValidator)?.allows(table) ?? true
         }
     }
 
-    /// The schema restricted to the tables and views callers may see.
-    public func visibleSchema(_ schema: DatabaseSchema) -> DatabaseSchema {
-        let hidden = schema.tableNames.filter { !isVisible($0) }
-        guard !hidden.isEmpty else { return schema }
-        return schema.restricted(to: Set(schema.tableNames.filter(isVisible)))
+    /// True when the policy may hide tables (it has a ``TableAllowlistValidator``).
+    var mayHideTables: Bool {
+        validators.contains { $0 is TableAllowlistValidator }
     }
 }

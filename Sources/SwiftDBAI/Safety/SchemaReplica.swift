@@ -11,7 +11,11 @@ final class SchemaReplica {
     /// The virtual-table modules this SQLite knows (`json_each`, `dbstat`, `fts5`…), folded.
     private(set) var moduleNames: Set<String> = []
 
-    init(schema: DatabaseSchema) throws(SwiftDBAIError) {
+    /// Replays `schema` into a new in-memory connection.
+    ///
+    /// - Parameter resolvesNamesOnly: replay tables, views and indexes only, with foreign keys not
+    ///   enforced: the copy then serves to resolve names, not to tell what a statement does.
+    init(schema: DatabaseSchema, resolvesNamesOnly: Bool = false) throws(SwiftDBAIError) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         guard sqlite3_open_v2(":memory:", &handle, flags, nil) == SQLITE_OK, let handle else {
@@ -21,16 +25,16 @@ final class SchemaReplica {
         connection = handle
         // Foreign-key actions and their effects are compiled only when foreign keys are enforced,
         // as they are on every connection SwiftDBAI opens.
-        execute("PRAGMA foreign_keys = ON")
+        if !resolvesNamesOnly { execute("PRAGMA foreign_keys = ON") }
         moduleNames = Set(strings("SELECT name FROM pragma_module_list").map(SQLIdentifier.foldCase))
-        replay(schema)
+        replay(schema, includingTriggers: !resolvesNamesOnly)
     }
 
     deinit {
         sqlite3_close_v2(connection)
     }
 
-    private func replay(_ schema: DatabaseSchema) {
+    private func replay(_ schema: DatabaseSchema, includingTriggers: Bool) {
         var pending: [(name: String, sql: String, fallback: String?)] = []
         for table in schema.tables where table.kind != .view {
             pending.append((table.name, table.sql, table.kind == .virtual ? Self.plainTableDDL(for: table) : nil))
@@ -43,7 +47,7 @@ final class SchemaReplica {
                 if let sql = index.sql { pending.append((index.name, sql, nil)) }
             }
         }
-        for trigger in schema.triggers {
+        for trigger in schema.triggers where includingTriggers {
             pending.append((trigger.name, trigger.sql, nil))
         }
         // Views and triggers may depend on objects created later: replay until nothing progresses.

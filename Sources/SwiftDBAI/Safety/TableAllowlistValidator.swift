@@ -23,12 +23,23 @@ public struct TableAllowlistValidator: QueryValidator {
         folded.contains(SQLIdentifier.foldCase(table))
     }
 
+    /// Refuses a statement that reaches a table or view that is not listed. The message never
+    /// names such a table (it could be one the caller must not learn about), only SQLite's own
+    /// internal tables.
     public func validate(_ statement: ClassifiedStatement) throws(SQLRejection) {
         for table in statement.tablesTouched where !allows(table) {
-            let hint = table == "sqlite_schema"
-                ? "Reading sqlite_schema would reveal hidden tables; describe the schema instead."
-                : "Allowed tables: \(allowedTables.sorted().joined(separator: ", "))."
-            throw SQLRejection(.tableNotAllowed, "The statement touches \(table), which is not accessible. \(hint)")
+            let allowed = "Allowed tables: \(allowedTables.sorted().joined(separator: ", "))."
+            if table == "sqlite_schema" {
+                throw SQLRejection(
+                    .tableNotAllowed,
+                    "The statement reads sqlite_schema, which would reveal tables that are not accessible; describe the schema instead. \(allowed)")
+            }
+            if table.hasPrefix("sqlite_") {
+                throw SQLRejection(.tableNotAllowed, "The statement reads \(table), which is not accessible. \(allowed)")
+            }
+            throw SQLRejection(
+                .tableNotAllowed,
+                "The statement reaches a table that is not accessible (through a view, a trigger, a foreign-key action or a PRAGMA that reports on every table). \(allowed)")
         }
     }
 }

@@ -25,12 +25,28 @@ extension ToolExecutionDelegate {
     public func didExecuteSQL(_ statement: ClassifiedStatement, outcome: SQLExecutionOutcome) async {}
 }
 
-/// A destructive statement waiting for confirmation.
+/// A write waiting for confirmation: destructive by default (a `DELETE`, a `REPLACE`), or any
+/// write a language model wrote.
 public struct DestructiveOperationRequest: Sendable, Hashable {
-    /// The classified statement.
+    /// The classified statement (the first that needs confirmation, when there are several).
     public var statement: ClassifiedStatement
     /// The values bound to its parameters.
     public var arguments: SQLArguments
+    /// Every statement of the write, run together in one transaction.
+    public var statements: [BoundStatement] = []
+    /// What the write would change now: show it to the user. Once confirmed, the write runs
+    /// only if it still changes exactly these rows.
+    public var preview: WritePreview?
+    /// True when the user confirmed an earlier preview of this write, but the rows changed
+    /// before it could run: this is a new preview to confirm.
+    public var changedSincePreviousConfirmation = false
+
+    /// Creates a request.
+    public init(statement: ClassifiedStatement, arguments: SQLArguments) {
+        self.statement = statement
+        self.arguments = arguments
+        self.statements = [BoundStatement(sql: statement.sql, arguments: arguments)]
+    }
     /// The tables whose rows would be deleted.
     public var tablesAffected: [String] {
         statement.tablesWritten.filter { $0.value.contains(.delete) }.keys.sorted()

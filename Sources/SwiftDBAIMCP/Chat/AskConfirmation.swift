@@ -1,20 +1,20 @@
 import MCP
 import SwiftDBAI
 
-/// Decides whether a destructive statement written by `ask`'s model may run: always with
-/// `--no-confirm`; through the client's elicitation when it declared it; never otherwise.
+/// Asks the user, through the client's elicitation, whether a write that `ask`'s model wrote
+/// may run — showing the statement, the number of rows and the first rows it would change.
+/// The executor then runs it only if it still changes exactly those rows.
 struct AskConfirmation: Sendable {
     let server: ServerReference
-    let session: ClientSession
-    let confirms: Bool
 
-    func confirm(_ request: DestructiveOperationRequest, preview executor: SQLExecutor) async -> Bool {
-        guard confirms else { return true }
-        guard let server = server.server, session.supportsElicitation else { return false }
-        let statement = BoundStatement(sql: request.statement.sql, arguments: request.arguments)
-        let preview = try? await executor.preview([statement])
-        let message = WriteConfirmationFlow.elicitationMessage(
-            [statement], operation: request.statement.operation, rowsAffected: preview?.rowsAffected)
+    func confirm(_ request: DestructiveOperationRequest) async -> Bool {
+        guard let server = server.server else { return false }
+        let note = request.changedSincePreviousConfirmation
+            ? "The rows changed before the confirmed change could run; nothing was changed. This is the new preview."
+            : nil
+        var message = "A language model wrote this change to answer a question.\n\n"
+        message += WriteConfirmationFlow.elicitationMessage(
+            request.statements, operation: request.statement.operation, preview: request.preview, note: note)
         let answer = try? await DBAIServer.elicitation(through: server)(message)
         return answer == .confirmed
     }

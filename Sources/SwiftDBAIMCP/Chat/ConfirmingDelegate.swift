@@ -1,8 +1,6 @@
 import SwiftDBAI
 
-/// Confirms the destructive statements that `ask` runs: through the client's elicitation when
-/// it declared it, never otherwise (the answer then says to use the `delete` tool, which offers a
-/// confirmation token), always with `--no-confirm`.
+/// Confirms the writes that `ask` runs, through ``AskConfirmation`` (the client's elicitation).
 struct ConfirmingDelegate: ToolExecutionDelegate {
     let confirm: @Sendable (DestructiveOperationRequest) async -> Bool
 

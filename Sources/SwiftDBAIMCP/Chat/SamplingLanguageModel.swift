@@ -10,6 +10,8 @@ struct SamplingLanguageModel: LanguageModel {
     let capabilities = LanguageModelCapabilities.textOnly
     /// The server that talks to the client; weak so a stopped server is not kept alive.
     weak var server: Server?
+    /// How long the client's model may take to answer one request (`--llm-timeout`).
+    var timeout: Duration = .seconds(60)
 
     func respond(to request: LanguageModelRequest) async throws(LanguageModelError) -> LanguageModelResponse {
         guard let server else { throw .unreachable(provider: name, reason: "the MCP server stopped") }
@@ -24,11 +26,14 @@ struct SamplingLanguageModel: LanguageModel {
             }
         }
         do {
-            let result = try await server.requestSampling(
-                messages: messages, systemPrompt: system.isEmpty ? nil : system,
-                includeContext: Sampling.ContextInclusion.none,
-                temperature: request.options.temperature, maxTokens: request.options.maxTokens ?? 512,
-                stopSequences: request.options.stop.isEmpty ? nil : request.options.stop)
+            // A client that never answers must not hold `ask` forever, nor ignore a cancellation.
+            let result = try await firstOutcome(within: timeout) { [request] in
+                try await server.requestSampling(
+                    messages: messages, systemPrompt: system.isEmpty ? nil : system,
+                    includeContext: Sampling.ContextInclusion.none,
+                    temperature: request.options.temperature, maxTokens: request.options.maxTokens ?? 512,
+                    stopSequences: request.options.stop.isEmpty ? nil : request.options.stop)
+            }
             let text = result.content.asArray.compactMap { block -> String? in
                 if case .text(let text) = block { return text }
                 return nil
@@ -36,6 +41,8 @@ struct SamplingLanguageModel: LanguageModel {
             return LanguageModelResponse(text: text, finishReason: result.stopReason?.rawValue)
         } catch is CancellationError {
             throw .cancelled
+        } catch let error as TimeLimitExceeded {
+            throw .timeout(provider: "the client's model (sampling)", seconds: Double(error.limit.components.seconds))
         } catch let error as MCPError {
             throw .refused(provider: "the client's model (sampling)", reason: error.localizedDescription)
         } catch {

@@ -1,7 +1,10 @@
 import Foundation
 
+import SwiftDBAI
+
 /// Single-use, expiring confirmation tokens, each bound to one exact write (its tool, statements
-/// and parameter values): a token issued for one DELETE cannot run another.
+/// and parameter values) and to the rows its preview showed (a ``ChangeSignature``): a token
+/// issued for one DELETE cannot run another, nor the same one once its rows changed.
 actor ConfirmationTokenStore {
     /// Why a token was not accepted.
     enum Refusal: Error, Sendable {
@@ -15,6 +18,7 @@ actor ConfirmationTokenStore {
 
     private struct Entry {
         let fingerprint: String
+        let signature: ChangeSignature?
         let expiry: ContinuousClock.Instant
     }
 
@@ -28,19 +32,19 @@ actor ConfirmationTokenStore {
         self.now = now
     }
 
-    /// A new token for the write identified by `fingerprint`.
-    func issue(for fingerprint: String) -> String {
+    /// A new token for the write identified by `fingerprint`, whose preview had `signature`.
+    func issue(for fingerprint: String, signature: ChangeSignature? = nil) -> String {
         let current = now()
         entries = entries.filter { $0.value.expiry > current }
         var generator = SystemRandomNumberGenerator()
         let token = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
-        entries[token] = Entry(fingerprint: fingerprint, expiry: current.advanced(by: lifetime))
+        entries[token] = Entry(fingerprint: fingerprint, signature: signature, expiry: current.advanced(by: lifetime))
         return token
     }
 
-    /// Accepts the token for this write and uses it up, or says why not. A mismatched token stays
-    /// valid for the write it was issued for.
-    func redeem(_ token: String, for fingerprint: String) -> Result<Void, Refusal> {
+    /// Accepts the token for this write and uses it up, returning the signature of its preview,
+    /// or says why not. A mismatched token stays valid for the write it was issued for.
+    func redeem(_ token: String, for fingerprint: String) -> Result<ChangeSignature?, Refusal> {
         guard let entry = entries[token] else { return .failure(.unknown) }
         guard entry.expiry > now() else {
             entries[token] = nil
@@ -48,7 +52,7 @@ actor ConfirmationTokenStore {
         }
         guard entry.fingerprint == fingerprint else { return .failure(.mismatch) }
         entries[token] = nil
-        return .success(())
+        return .success(entry.signature)
     }
 }
 

@@ -21,14 +21,25 @@ struct JSONMessageParser {
     ///
     /// - Throws: ``Failure``.
     static func parse(_ data: Data) throws(Failure) -> Value {
-        let result: Result<Value, Failure> = data.withUnsafeBytes { raw in
+        try parseMessage(data).value
+    }
+
+    /// Parses one JSON value and also returns the exact text of the `id` member when the value
+    /// is an object (a JSON-RPC id such as `1.5` or `1e400` is echoed back as it was written).
+    ///
+    /// - Throws: ``Failure``.
+    static func parseMessage(_ data: Data) throws(Failure) -> (value: Value, rawID: String?) {
+        let result: Result<(Value, String?), Failure> = data.withUnsafeBytes { raw in
             var parser = JSONMessageParser(bytes: raw.bindMemory(to: UInt8.self))
             do throws(Failure) {
                 parser.skipWhitespace()
                 let value = try parser.value(depth: 0)
                 parser.skipWhitespace()
                 guard parser.index == parser.bytes.count else { throw parser.failure("trailing characters") }
-                return .success(value)
+                let rawID = parser.rawID.map { range in
+                    String(decoding: UnsafeBufferPointer(rebasing: parser.bytes[range]), as: UTF8.self)
+                }
+                return .success((value, rawID))
             } catch {
                 return .failure(error)
             }
@@ -38,6 +49,8 @@ struct JSONMessageParser {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
+    /// Where the value of the top-level object's `id` member lies.
+    private var rawID: Range<Int>?
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -95,7 +108,9 @@ struct JSONMessageParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
             index += 1
             skipWhitespace()
+            let start = index
             members[key] = try value(depth: depth + 1)
+            if depth == 0, key == "id" { rawID = start..<index }
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -241,7 +256,8 @@ struct JSONMessageParser {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let integer = Int(text) { return .int(integer) }
-        guard let double = Double(text), double.isFinite else { throw failure("number out of range") }
+        // JSON sets no range: a number beyond Double's becomes an infinity (or zero), as in strtod.
+        guard let double = Double(text) else { throw failure("invalid number") }
         return .double(double)
     }
 }

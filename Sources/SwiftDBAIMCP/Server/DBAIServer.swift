@@ -19,9 +19,6 @@ public final class DBAIServer: Sendable {
     /// The configuration the server runs with.
     public let configuration: DBAIServerConfiguration
     let executor: SQLExecutor
-    /// The executor of `ask`: same database and policy, with a delegate that confirms
-    /// destructive statements through the client.
-    let chatExecutor: SQLExecutor
     let registry: ToolRegistry
     let session = ClientSession()
     let tokens = ConfirmationTokenStore()
@@ -36,31 +33,33 @@ public final class DBAIServer: Sendable {
     public init(configuration: DBAIServerConfiguration, logger: Logger = Logger(label: "dbai-mcp")) throws(DBAIServerConfigurationError) {
         self.configuration = configuration
         self.logger = logger
+        if let limit = configuration.sqliteMemoryLimit { SQLiteMemoryLimit.apply(bytes: limit) }
         let database: DatabaseQueue
         let schema: DatabaseSchema
         do {
-            database = try DatabaseOpener.open(
-                path: configuration.databasePath, readOnly: !configuration.allowlist.allowsWrites,
-                busyTimeout: Double(configuration.limits.busyTimeout.components.seconds)
-                    + Double(configuration.limits.busyTimeout.components.attoseconds) / 1e18)
-            schema = try database.read { db in try SchemaIntrospector(includesRowCounts: false).introspect(db) }
-        } catch let error as SwiftDBAIError {
-            throw .database(error)
+            (database, schema) = try SQLExecutor.open(
+                path: configuration.databasePath, readOnly: !configuration.allowlist.allowsWrites, limits: configuration.limits)
         } catch {
-            throw .database(SwiftDBAIError(error, path: configuration.databasePath))
+            throw .database(error)
         }
         let policy = try Self.policy(for: configuration, schema: schema)
-        let confirmation = AskConfirmation(
-            server: serverReference, session: session, confirms: configuration.confirmsDestructiveWrites)
         do {
             executor = try SQLExecutor(
                 database: database, policy: policy, limits: configuration.limits, delegate: nil, knownSchema: schema)
         } catch {
             throw .database(error)
         }
-        chatExecutor = executor.withDelegate(
-            ConfirmingDelegate { [executor] request in await confirmation.confirm(request, preview: executor) })
         registry = ToolRegistry(allowlist: configuration.allowlist)
+    }
+
+    /// The executor of `ask`'s statements: every write the model wrote is confirmed by the user
+    /// through elicitation, shown a preview (with `--no-confirm`, nothing is asked). Without
+    /// elicitation there is no delegate: such a write is refused with the SQL to run by hand.
+    func chatExecutor() -> SQLExecutor {
+        guard configuration.confirmsDestructiveWrites else { return executor.confirming([]) }
+        guard session.supportsElicitation else { return executor }
+        let confirmation = AskConfirmation(server: serverReference)
+        return executor.withDelegate(ConfirmingDelegate { request in await confirmation.confirm(request) })
     }
 
     /// The safety policy of a configuration, with table names checked against the schema.
@@ -94,37 +93,48 @@ public final class DBAIServer: Sendable {
         return SafetyPolicy(allowlist: configuration.allowlist, mutationPolicy: mutationPolicy, validators: validators)
     }
 
-    /// Serves MCP over the transport until the client disconnects (end of input).
+    /// Serves MCP over the transport until the client disconnects (end of input), a signal in
+    /// `shutdownSignals` arrives, or the client stops reading the output.
+    ///
+    /// On a signal or a closed output, every running statement is interrupted (writes roll back)
+    /// and the connections are closed before it returns, so no hot journal is left behind.
     ///
     /// - Throws: an error when the transport cannot start.
-    public func run(transport: any Transport) async throws {
+    public func run(transport: any Transport, shutdownSignals: [Int32] = []) async throws {
         let server = makeServer()
         serverReference.server = server
+        await register(on: server)
         let routing = RoutingTransport(
-            transport, gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger
-        ) { [weak server, self] parameters in
+            transport, gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger,
+            turnKind: { [registry] name in registry.turnKind(of: name) },
+            onShutdown: { [executor] _ in executor.interruptAll() }
+        ) { [weak server, self] parameters, turn in
             guard let server else { throw MCPError.internalError("The server stopped.") }
-            return try await self.callTool(parameters, server: server)
+            return try await self.callTool(parameters, turn: turn, server: server)
+        }
+        let signals = ShutdownSignals(shutdownSignals) { signal in
+            Task { await routing.shutDown(reason: "signal \(signal)") }
         }
         try await server.start(transport: routing) { [session] _, capabilities in
             session.initialized(with: capabilities)
         }
         logger.info("dbai-mcp serving \(configuration.databasePath) (\(configuration.allowlist))")
         await server.waitUntilCompleted()
+        signals.cancel()
         await server.stop()
+        // Running statements were interrupted; closing waits for them to roll back.
+        _ = try? await firstOutcome(within: .seconds(1.5)) { [executor] in await executor.close() }
     }
 
-    /// A new MCP server with every handler registered.
+    /// A new MCP server, handlers not yet registered.
     func makeServer() -> Server {
-        let server = Server(
+        Server(
             name: Self.name, version: Self.version, title: "SwiftDBAI SQLite server",
             instructions: instructions,
             capabilities: Server.Capabilities(
                 logging: .init(),
                 resources: .init(subscribe: false, listChanged: false),
                 tools: .init(listChanged: false)))
-        Task { await register(on: server) }
-        return server
     }
 
     /// The instructions sent in `initialize`: what the server offers and how it is limited.
@@ -132,7 +142,8 @@ public final class DBAIServer: Sendable {
         var text = "SQLite database \(URL(fileURLWithPath: configuration.databasePath).lastPathComponent). "
         text += "Allowed operations: \(configuration.allowlist). Start with describe_schema; use query for reads "
         text += "(one statement, bind values with params), aggregate for counts and sums. "
-        text += "Reads return at most \(configuration.limits.maxRows) rows (truncated: true beyond). "
+        text += "Reads return at most \(configuration.limits.maxRows) rows and \(configuration.limits.maxResultBytes) bytes of rows "
+        text += "(truncated: true beyond, truncated_by says which limit; long values are clipped). "
         if configuration.allowlist.allowsWrites, configuration.confirmsDestructiveWrites {
             text += "Destructive writes need the user's confirmation."
         }
@@ -142,10 +153,6 @@ public final class DBAIServer: Sendable {
     private func register(on server: Server) async {
         await server.withMethodHandler(ListTools.self) { [self] _ in
             ListTools.Result(tools: registry.listTools(availability()))
-        }
-        await server.withMethodHandler(CallTool.self) { [weak server, self] parameters in
-            guard let server else { throw MCPError.internalError("The server stopped.") }
-            return try await self.callTool(parameters, server: server)
         }
         let resources = SchemaResources(executor: executor)
         await server.withMethodHandler(ListResources.self) { _ in
@@ -172,21 +179,21 @@ public final class DBAIServer: Sendable {
     private func languageModel(for server: Server?) -> (any LanguageModel)? {
         if let model = configuration.languageModel { return model }
         guard session.supportsSampling else { return nil }
-        return SamplingLanguageModel(server: server ?? serverReference.server)
+        return SamplingLanguageModel(server: server ?? serverReference.server, timeout: configuration.samplingTimeout)
     }
 
-    private func callTool(_ parameters: CallTool.Parameters, server: Server) async throws -> CallTool.Result {
+    private func callTool(_ parameters: CallTool.Parameters, turn: RequestTurn, server: Server) async throws -> CallTool.Result {
         let model = languageModel(for: server)
         let chat = model.map { model in
-            ChatContext(conversations: conversations) { [chatExecutor, configuration] in
-                ChatEngine(executor: chatExecutor, model: model, configuration: configuration.chat)
+            ChatContext(conversations: conversations) { [self] in
+                ChatEngine(executor: chatExecutor(), model: model, configuration: configuration.chat)
             }
         }
         let context = ToolCallContext(
             executor: executor,
             writes: WriteConfirmationFlow(
                 executor: executor, tokens: tokens, confirmsDestructiveWrites: configuration.confirmsDestructiveWrites,
-                elicit: session.supportsElicitation ? Self.elicitation(through: server) : nil),
+                elicit: session.supportsElicitation ? Self.elicitation(through: server) : nil, turn: turn),
             progress: parameters._meta?.progressToken.map { token in
                 ProgressReporter { progress, message in
                     try? await server.notify(ProgressNotification.message(
@@ -216,19 +223,30 @@ public final class DBAIServer: Sendable {
         try? await server.log(level: level, logger: Self.name, data: .string(message))
     }
 
-    /// Asks the user through `elicitation/create` (form mode, one boolean).
+    /// How long the server waits for the user to answer a confirmation request.
+    static let confirmationTimeout: Duration = .seconds(300)
+
+    /// Asks the user through `elicitation/create` (form mode, one boolean). Gives up (declined)
+    /// after ``confirmationTimeout``, and at once when the tool call is cancelled.
     static func elicitation(through server: Server) -> @Sendable (String) async throws -> WriteConfirmationFlow.Answer {
         { [weak server] message in
             guard let server else { throw MCPError.internalError("The server stopped.") }
-            let result = try await server.requestElicitation(
-                message: message,
-                requestedSchema: Elicitation.RequestSchema(
-                    title: "Confirm a destructive change",
-                    properties: ["confirm": [
-                        "type": "boolean", "title": "Run it",
-                        "description": "True to run the statement; false to leave the database unchanged.",
-                    ]],
-                    required: ["confirm"]))
+            let result: CreateElicitation.Result
+            do {
+                result = try await firstOutcome(within: confirmationTimeout) {
+                    try await server.requestElicitation(
+                        message: message,
+                        requestedSchema: Elicitation.RequestSchema(
+                            title: "Confirm a change to the database",
+                            properties: ["confirm": [
+                                "type": "boolean", "title": "Run it",
+                                "description": "True to run the statement; false to leave the database unchanged.",
+                            ]],
+                            required: ["confirm"]))
+                }
+            } catch is TimeLimitExceeded {
+                return .declined
+            }
             let confirmed = result.action == .accept && result.content?["confirm"]?.boolValue == true
             return confirmed ? .confirmed : .declined
         }

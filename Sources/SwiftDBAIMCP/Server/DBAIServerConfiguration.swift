@@ -19,15 +19,25 @@ public struct DBAIServerConfiguration: Sendable {
     public var languageModel: (any LanguageModel)?
     /// How `ask` talks to its model.
     public var chat: ChatConfiguration
+    /// How long the client's model may take to answer one sampling request (`--llm-timeout`).
+    public var samplingTimeout: Duration
+    /// SQLite's heap limit for the process, in bytes (`--sqlite-memory-mb`); nil for none.
+    public var sqliteMemoryLimit: Int?
 
-    /// Creates a configuration. Defaults: read-only, every table, 500 rows, 10 s, confirmation on,
-    /// no language model of its own.
+    /// The default SQLite heap limit: 64 MiB.
+    public static let defaultSQLiteMemoryLimit = 64 << 20
+
+    /// Creates a configuration. Defaults: read-only, every table, 500 rows and 32 KiB per result,
+    /// 10 s, confirmation on, no language model of its own, SQLite limited to 64 MiB of memory.
     public init(
         databasePath: String, allowlist: OperationAllowlist = .readOnly, visibleTables: [String]? = nil,
         writableTables: [String]? = nil, limits: ExecutionLimits = ExecutionLimits(),
         confirmsDestructiveWrites: Bool = true, languageModel: (any LanguageModel)? = nil,
-        chat: ChatConfiguration = ChatConfiguration()
+        chat: ChatConfiguration = ChatConfiguration(), samplingTimeout: Duration = .seconds(60),
+        sqliteMemoryLimit: Int? = defaultSQLiteMemoryLimit
     ) {
+        self.samplingTimeout = samplingTimeout
+        self.sqliteMemoryLimit = sqliteMemoryLimit
         self.languageModel = languageModel
         self.chat = chat
         self.databasePath = databasePath

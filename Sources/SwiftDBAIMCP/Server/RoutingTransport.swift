@@ -1,9 +1,13 @@
 import Foundation
 import Logging
 import MCP
+import SwiftDBAI
 
 /// Sits between the stdio transport and the SDK's server:
 ///
+/// - **Validation.** Every line is checked against JSON-RPC 2.0 and MCP first
+///   (``IncomingMessage``); what is not valid is answered here, exactly once, with the id the
+///   specification asks for, and never reaches the SDK.
 /// - **Fast path.** `tools/call` requests are parsed once with ``JSONMessageParser``, answered by
 ///   the tool handler directly and written with ``JSONMessageWriter``. The SDK's generic path
 ///   decodes each message about four times and encodes each result three times, and checks
@@ -11,30 +15,48 @@ import MCP
 ///   work. Cancellation of these requests (`notifications/cancelled`) is handled here too.
 ///   Everything else — initialize, lists, resources, logging, and the responses to the server's
 ///   own requests (elicitation, sampling) — goes to the SDK unchanged.
+/// - **Order.** Each `tools/call` takes its ``RequestTurn`` as it arrives: writes apply in the
+///   order received, reads run side by side.
 /// - **Drained shutdown.** At the end of input the SDK stops reading and the process would exit
 ///   before requests already received are answered. The message stream is finished only once
 ///   every request has its response, or when nothing was answered for a grace period (a request
 ///   waiting for a user who is gone never completes).
+/// - **Prompt shutdown.** ``shutDown(reason:)`` (a signal, or an output the client closed)
+///   cancels every running call and ends the stream at once.
 actor RoutingTransport: Transport {
-    /// Answers one `tools/call`: throws `MCPError` for a protocol error, `CancellationError`
-    /// when cancelled (no response is sent).
-    typealias ToolCallHandler = @Sendable (CallTool.Parameters) async throws -> CallTool.Result
+    /// Answers one `tools/call` in its turn: throws `MCPError` for a protocol error,
+    /// `CancellationError` when cancelled (no response is sent).
+    typealias ToolCallHandler = @Sendable (CallTool.Parameters, RequestTurn) async throws -> CallTool.Result
 
     nonisolated let logger: Logger
     private let inner: any Transport
     private let gracePeriod: Duration
     private let handleToolCall: ToolCallHandler
+    /// How a tool's calls take their turn: shared (reads) or exclusive (writes).
+    private let turnKind: @Sendable (String) -> TurnQueue.Kind
+    /// Called once when the transport shuts down early (signal, closed output).
+    private let onShutdown: @Sendable (String) -> Void
+    private let order = TurnQueue()
     /// Requests the SDK answers, by id.
     private var forwarded: Set<ID> = []
     /// Requests answered here, by id.
     private var running: [ID: Task<Void, Never>] = [:]
     private var drained: [CheckedContinuation<Void, Never>] = []
     private var lastAnswer = ContinuousClock.now
+    private var output: AsyncThrowingStream<Data, any Error>.Continuation?
+    private var isShutDown = false
 
-    init(_ inner: any Transport, gracePeriod: Duration, logger: Logger, handleToolCall: @escaping ToolCallHandler) {
+    init(
+        _ inner: any Transport, gracePeriod: Duration, logger: Logger,
+        turnKind: @escaping @Sendable (String) -> TurnQueue.Kind = { _ in .shared },
+        onShutdown: @escaping @Sendable (String) -> Void = { _ in },
+        handleToolCall: @escaping ToolCallHandler
+    ) {
         self.inner = inner
         self.gracePeriod = gracePeriod
         self.logger = logger
+        self.turnKind = turnKind
+        self.onShutdown = onShutdown
         self.handleToolCall = handleToolCall
     }
 
@@ -48,7 +70,7 @@ actor RoutingTransport: Transport {
 
     /// The SDK's messages: forwarded as they are; a response clears its request.
     func send(_ data: Data) async throws {
-        try await inner.send(data)
+        try await write(data)
         guard !forwarded.isEmpty, case .object(let message)? = try? JSONMessageParser.parse(data),
               message["method"] == nil, message["result"] != nil || message["error"] != nil,
               let id = message["id"].flatMap(ID.init(json:)) else { return }
@@ -59,6 +81,7 @@ actor RoutingTransport: Transport {
     nonisolated func receive() -> AsyncThrowingStream<Data, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
         let task = Task {
+            await self.setOutput(continuation)
             do {
                 for try await message in await inner.receive() where await route(message) {
                     continuation.yield(message)
@@ -73,26 +96,60 @@ actor RoutingTransport: Transport {
         return stream
     }
 
+    private func setOutput(_ continuation: AsyncThrowingStream<Data, any Error>.Continuation) {
+        output = continuation
+        if isShutDown { continuation.finish() }
+    }
+
+    /// Cancels every call (their statements are interrupted, their writes rolled back) and ends
+    /// the message stream now. Calling it again does nothing.
+    func shutDown(reason: String) {
+        guard !isShutDown else { return }
+        isShutDown = true
+        logger.notice("Shutting down: \(reason)")
+        onShutdown(reason)
+        for task in running.values { task.cancel() }
+        running.removeAll()
+        forwarded.removeAll()
+        resumeDrained()
+        output?.finish()
+    }
+
+    /// Writes a message; a closed output shuts the transport down (nobody can read the answers).
+    private func write(_ data: Data) async throws {
+        do {
+            try await inner.send(data)
+        } catch let error as StdioTransportError {
+            if case .outputClosed = error { shutDown(reason: "the client closed its input (\(error))") }
+            throw error
+        }
+    }
+
     // MARK: - Routing
 
-    /// Handles the message here when it is a `tools/call`; returns true to pass it to the SDK.
-    private func route(_ data: Data) -> Bool {
-        guard case .object(let message)? = try? JSONMessageParser.parse(data) else { return true }
-        let method = message["method"]?.stringValue
-        let id = message["id"].flatMap(ID.init(json:))
-        switch (method, id) {
-        case (CallTool.name?, let id?):
-            start(id: id, parameters: message["params"])
+    /// Handles the message here when it is a `tools/call` or invalid; returns true to pass it to
+    /// the SDK.
+    private func route(_ data: Data) async -> Bool {
+        guard !isShutDown else { return false }
+        switch IncomingMessage(data) {
+        case .invalid(let reply, let reason):
+            logger.warning("Invalid message: \(reason)")
+            if let reply { try? await write(reply) }
             return false
-        case (CancelledNotification.name?, nil):
-            if let cancelled = message["params"]?.objectValue?["requestId"].flatMap(ID.init(json:)) {
+        case .request(let id, let method, let message):
+            if method == CallTool.name {
+                start(id: id, parameters: message["params"])
+                return false
+            }
+            forwarded.insert(id)
+            return true
+        case .notification(let method, let message):
+            if method == CancelledNotification.name,
+               let cancelled = message["params"]?.objectValue?["requestId"].flatMap(ID.init(json:)) {
                 cancel(cancelled)
             }
             return true
-        case (_?, let id?):
-            forwarded.insert(id)
-            return true
-        default:
+        case .response:
             return true
         }
     }
@@ -115,9 +172,12 @@ actor RoutingTransport: Transport {
         }
         let call = CallTool.Parameters(name: name, arguments: object["arguments"]?.objectValue, meta: meta)
         let handler = handleToolCall
+        let turn = RequestTurn(queue: order, kind: turnKind(name))
         running[id] = Task {
+            defer { turn.end() }
             do {
-                await self.reply(id, .success(try await handler(call)))
+                try await turn.begin()
+                await self.reply(id, .success(try await handler(call, turn)))
             } catch is CancellationError {
                 self.finished(id)
             } catch let error as MCPError {
@@ -144,7 +204,7 @@ actor RoutingTransport: Transport {
         case .failure(let error): response["error"] = Self.json(error)
         }
         do {
-            try await inner.send(JSONMessageWriter.data(.object(response)))
+            try await write(JSONMessageWriter.data(.object(response)))
         } catch {
             logger.error("Could not send the response to \(id): \(error)")
         }

@@ -59,6 +59,6 @@ struct AggregateTool: DatabaseTool {
         let result = try await ProgressReporter.reporting(context.progress) {
             try await perform { () async throws(SwiftDBAIError) in try await executor.aggregate(request) }
         }
-        return ToolOutput(structured: result.structuredValue, text: MarkdownTableRenderer().render(result))
+        return .rows(result, limits: executor.limits)
     }
 }

@@ -47,9 +47,36 @@ struct AskTool: DatabaseTool {
         } catch let error as ChatError {
             if case .model(.cancelled) = error { throw CancellationError() }
             if case .refused(_, .cancelled) = error { throw CancellationError() }
+            if case .refused(let sql, let refusal) = error, let unconfirmed = Self.unconfirmedWrite(sql: sql, error: refusal) {
+                throw unconfirmed
+            }
             throw ToolCallError(error.description, code: Self.code(for: error))
         }
-        return ToolOutput(structured: Self.structured(response, conversationID: id), text: Self.text(response))
+        return ToolOutput(
+            structured: Self.structured(response, conversationID: id),
+            text: Self.text(response, limits: context.executor.limits))
+    }
+
+    /// The answer when the model's statement is a write that was not confirmed: it shows the
+    /// statement and says which tool runs it by hand.
+    static func unconfirmedWrite(sql: String, error: SwiftDBAIError) -> ToolCallError? {
+        switch error {
+        case .confirmationRequired(let operation, _):
+            return ToolCallError(
+                "Answering this needs a change to the data, which was not made: a language model wrote it, and this client "
+                    + "cannot ask the user to confirm it (it does not support elicitation). The statement:\n\n\(sql)\n\n"
+                    + "To make the change, call the \(operation.rawValue) tool with sql set to this statement: it shows what would change "
+                    + "and asks for confirmation where needed.",
+                code: "confirmation_required")
+        case .confirmationDeclined:
+            return ToolCallError(
+                "The user did not confirm the change the language model wrote; nothing was changed. The statement:\n\n\(sql)",
+                code: "confirmation_declined")
+        case .changedSincePreview:
+            return ToolCallError(error.description + " The statement:\n\n\(sql)", code: "changed_since_preview")
+        default:
+            return nil
+        }
     }
 
     static func code(for error: ChatError) -> String {
@@ -74,6 +101,8 @@ struct AskTool: DatabaseTool {
             object["rows"] = result["rows"]
             object["row_count"] = result["row_count"]
             object["truncated"] = result["truncated"]
+            object["truncated_by"] = result["truncated_by"]
+            object["clipped_cells"] = result["clipped_cells"]
         } else {
             object["columns"] = []
             object["rows"] = []
@@ -87,10 +116,10 @@ struct AskTool: DatabaseTool {
         return .object(object)
     }
 
-    static func text(_ response: ChatResponse) -> String {
+    static func text(_ response: ChatResponse, limits: ExecutionLimits) -> String {
         var text = response.summary + "\n\nSQL: " + response.sql
         if let rows = response.queryResult {
-            text += "\n\n" + MarkdownTableRenderer().render(rows)
+            text += "\n\n" + ToolOutput.text(of: rows, limits: limits)
         }
         if let chart = response.chart {
             text += "\n\nSuggested chart: \(chart.kind.rawValue) of \(chart.y) by \(chart.x)."

@@ -41,6 +41,6 @@ struct QueryTool: DatabaseTool {
                 try await executor.query(sql, arguments: parameters, maxRows: maxRows)
             }
         }
-        return ToolOutput(structured: result.structuredValue, text: MarkdownTableRenderer().render(result))
+        return .rows(result, limits: executor.limits)
     }
 }

@@ -19,7 +19,21 @@ struct ToolCallError: Error, Sendable, Hashable, CustomStringConvertible {
         case .rejected(let rejection):
             self.init(rejection.message, code: rejection.code.rawValue)
         case .timeout:
-            self.init(error.description, code: "timeout")
+            self.init(error.description + " (server limit: --timeout-ms)", code: "timeout")
+        case .valueTooLarge(let limit):
+            self.init(
+                "A string or blob in this statement (a stored value, or one the statement builds) exceeds \(limit) bytes, "
+                    + "the largest value allowed; nothing was changed. Leave that value out, or restart dbai-mcp with a larger --max-value-bytes.",
+                code: "value_too_large")
+        case .outOfMemory:
+            self.init(
+                "SQLite reached its memory limit while running the statement; nothing was changed. Narrow the statement "
+                    + "(fewer rows, smaller values, less sorting), or restart dbai-mcp with a larger --sqlite-memory-mb.",
+                code: "out_of_memory")
+        case .hotJournal:
+            self.init(error.description, code: "database_unavailable")
+        case .changedSincePreview:
+            self.init(error.description, code: "changed_since_preview")
         case .databaseBusy:
             self.init(error.description, code: "database_busy")
         case .unknownTable:

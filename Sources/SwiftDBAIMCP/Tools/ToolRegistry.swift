@@ -23,6 +23,13 @@ struct ToolRegistry: Sendable {
         tools.filter { allowlist.allows($0.operation) && $0.isAvailable(availability) }
     }
 
+    /// How calls of a tool take their turn among the requests: a tool that writes runs alone, in
+    /// the order received; a read (and `ask`, whose writes are confirmed one by one) shares it.
+    func turnKind(of name: String) -> TurnQueue.Kind {
+        guard let tool = tools.first(where: { $0.name == name }) else { return .shared }
+        return tool.operation.isWrite ? .exclusive : .shared
+    }
+
     /// The `tools/list` result.
     func listTools(_ availability: ToolAvailability) -> [Tool] {
         enabledTools(availability).map(\.definition)

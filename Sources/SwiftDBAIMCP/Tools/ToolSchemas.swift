@@ -36,10 +36,22 @@ enum ToolSchemas {
             "columns": ["type": "array", "items": column],
             "rows": ["type": "array", "items": ["type": "array"]],
             "row_count": ["type": "integer", "minimum": 0],
-            "truncated": ["type": "boolean", "description": "True when the row cap cut the result."],
+            "truncated": ["type": "boolean", "description": "True when the result is incomplete (see truncated_by)."],
+            "truncated_by": truncatedBy,
+            "clipped_cells": clippedCells,
             "elapsed_ms": ["type": "number"],
         ],
         "required": ["columns", "rows", "row_count", "truncated", "elapsed_ms"],
+    ]
+
+    static let truncatedBy: Value = [
+        "type": "string", "enum": ["rows", "bytes"],
+        "description": "Which limit cut the result: the row limit, or the result size limit (rows not fetched, long values clipped).",
+    ]
+
+    static let clippedCells: Value = [
+        "type": "integer", "minimum": 1,
+        "description": "How many long values were clipped: text ends with …[clipped: N bytes in all]; a blob has clipped: true.",
     ]
 
     /// The output of `insert`, `update` and `delete`: the change made, or a confirmation request.
@@ -57,6 +69,10 @@ enum ToolSchemas {
             "confirmation_token": ["type": "string"],
             "expires_in_seconds": ["type": "integer"],
             "message": ["type": "string"],
+            "changed_since_preview": [
+                "type": "boolean",
+                "description": "True when an earlier confirmation no longer matched the rows (nothing ran): this is a new preview.",
+            ],
             "preview": [
                 "type": "object",
                 "properties": [
@@ -145,6 +161,8 @@ enum ToolSchemas {
             "rows": ["type": "array", "items": ["type": "array"]],
             "row_count": ["type": "integer", "minimum": 0],
             "truncated": ["type": "boolean"],
+            "truncated_by": truncatedBy,
+            "clipped_cells": clippedCells,
             "rows_affected": ["type": "integer", "minimum": 0],
             "chart": [
                 "type": "object",

@@ -60,19 +60,32 @@ extension Value {
 }
 
 extension QueryResult {
-    /// The `structuredContent` of a read: columns, rows, row count, truncation and time.
+    /// The `structuredContent` of a read: columns, rows, row count, truncation (and which limit
+    /// cut it: `truncated_by` is `rows` or `bytes`), clipped values, and time.
     var structuredValue: Value {
-        .object([
+        var rows = rows.map { Value.array($0.map(Value.init)) }
+        for cell in clippedCells {
+            // A clipped blob keeps its first bytes; say how large it is in all.
+            guard case .array(var row) = rows[cell.row], case .object(var blob) = row[cell.column] else { continue }
+            blob["bytes"] = .int(cell.byteCount)
+            blob["clipped"] = true
+            row[cell.column] = .object(blob)
+            rows[cell.row] = .array(row)
+        }
+        var object: [String: Value] = [
             "columns": .array(columns.map { column in
                 var object: [String: Value] = ["name": .string(column.name)]
                 if let type = column.declaredType { object["type"] = .string(type) }
                 return .object(object)
             }),
-            "rows": .array(rows.map { .array($0.map(Value.init)) }),
+            "rows": .array(rows),
             "row_count": .int(rowCount),
             "truncated": .bool(truncated),
             "elapsed_ms": .double(elapsed.roundedMilliseconds),
-        ])
+        ]
+        if let truncationReason { object["truncated_by"] = .string(truncationReason.rawValue) }
+        if !clippedCells.isEmpty { object["clipped_cells"] = .int(clippedCells.count) }
+        return .object(object)
     }
 }
 

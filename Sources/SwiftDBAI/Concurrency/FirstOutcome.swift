@@ -2,7 +2,7 @@ import Foundation
 
 /// Resumes a continuation with the first outcome that arrives — an answer, a timeout or a
 /// cancellation — and ignores the later ones.
-final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
+package final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Value, any Error>?
     private var pending: Result<Value, any Error>?
@@ -11,7 +11,7 @@ final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
     private var isDone = false
     private var isCancelled = false
 
-    func install(_ continuation: CheckedContinuation<Value, any Error>) {
+    package func install(_ continuation: CheckedContinuation<Value, any Error>) {
         let result: Result<Value, any Error>? = lock.withLock {
             if let pending { return pending }
             self.continuation = continuation
@@ -22,7 +22,7 @@ final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
 
     /// Delivers an outcome; true when it was the first.
     @discardableResult
-    func finish(_ result: Result<Value, any Error>) -> Bool {
+    package func finish(_ result: Result<Value, any Error>) -> Bool {
         let (first, waiting, handlers): (Bool, CheckedContinuation<Value, any Error>?, [@Sendable () -> Void]) = lock.withLock {
             guard !isDone else { return (false, nil, []) }
             isDone = true
@@ -39,7 +39,7 @@ final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `handler` once an outcome is delivered (now, if one already was).
-    func onFinish(_ handler: @escaping @Sendable () -> Void) {
+    package func onFinish(_ handler: @escaping @Sendable () -> Void) {
         let runNow = lock.withLock {
             if isDone { return true }
             finishHandlers.append(handler)
@@ -49,7 +49,7 @@ final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `handler` when the waiting task is cancelled (now, if it already was).
-    func onCancel(_ handler: @escaping @Sendable () -> Void) {
+    package func onCancel(_ handler: @escaping @Sendable () -> Void) {
         let runNow = lock.withLock {
             if isCancelled { return true }
             cancelHandlers.append(handler)
@@ -59,7 +59,7 @@ final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
     }
 
     /// The waiting task was cancelled: deliver a cancellation and run the cancel handlers.
-    func cancel() {
+    package func cancel() {
         let handlers = lock.withLock {
             isCancelled = true
             let handlers = cancelHandlers
@@ -68,5 +68,43 @@ final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
         }
         finish(.failure(CancellationError()))
         for handler in handlers { handler() }
+    }
+}
+
+/// The time limit of ``firstOutcome(within:_:)`` passed.
+package struct TimeLimitExceeded: Error, Sendable, Hashable {
+    /// The limit that passed.
+    package var limit: Duration
+}
+
+/// Runs `operation` in a task of its own and returns the first outcome: its result, a
+/// ``TimeLimitExceeded`` after `limit`, or a `CancellationError` when the calling task is
+/// cancelled. Unlike a task group, it never waits for an operation that ignores cancellation
+/// (a request to a client that does not answer): that operation is cancelled and left behind.
+package func firstOutcome<T: Sendable>(
+    within limit: Duration?, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let outcome = FirstOutcome<T>()
+    let work = Task {
+        do {
+            outcome.finish(.success(try await operation()))
+        } catch {
+            outcome.finish(.failure(error))
+        }
+    }
+    let timer = limit.map { limit in
+        Task {
+            try await Task.sleep(for: limit)
+            outcome.finish(.failure(TimeLimitExceeded(limit: limit)))
+        }
+    }
+    outcome.onFinish {
+        work.cancel()
+        timer?.cancel()
+    }
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { outcome.install($0) }
+    } onCancel: {
+        outcome.cancel()
     }
 }

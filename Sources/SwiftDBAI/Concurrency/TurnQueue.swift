@@ -1,0 +1,159 @@
+import Foundation
+
+/// A first-come, first-served readers–writer queue: shared turns run together, an exclusive
+/// turn runs alone, and every turn starts in the order it was taken.
+///
+/// A turn is taken synchronously (``take(_:)``), so its place is fixed at that moment — for
+/// example in the order messages arrive — and waited for later (``Turn/begin()``). A shared
+/// turn behind an exclusive one waits for it, so writers are never starved by a stream of
+/// readers.
+///
+/// ```swift
+/// let turn = queue.take(.exclusive)
+/// try await turn.begin()
+/// defer { turn.end() }
+/// ```
+package final class TurnQueue: @unchecked Sendable {
+    /// How a turn shares the queue.
+    package enum Kind: Sendable {
+        /// Runs alongside other shared turns.
+        case shared
+        /// Runs alone.
+        case exclusive
+    }
+
+    /// One place in the queue.
+    package final class Turn: @unchecked Sendable {
+        fileprivate enum State {
+            case waiting
+            case active
+            case ended
+        }
+
+        package let kind: Kind
+        fileprivate let queue: TurnQueue
+        fileprivate var state = State.waiting
+        fileprivate var continuation: CheckedContinuation<Void, any Error>?
+
+        fileprivate init(kind: Kind, queue: TurnQueue) {
+            self.kind = kind
+            self.queue = queue
+        }
+
+        /// Returns when the turn may run.
+        ///
+        /// - Throws: `CancellationError` when the task is cancelled while waiting; the turn is
+        ///   then given up.
+        package func begin() async throws {
+            try await queue.wait(for: self)
+        }
+
+        /// Ends the turn (or gives it up if it has not begun). Calling it again does nothing.
+        package func end() {
+            queue.end(self)
+        }
+    }
+
+    /// The most shared turns that run at once; the next ones wait.
+    package let maxShared: Int
+    private let lock = NSLock()
+    private var waiting: [Turn] = []
+    private var activeShared = 0
+    private var activeExclusive = false
+
+    /// Creates an empty queue.
+    ///
+    /// - Parameter maxShared: the most shared turns that run at once (no limit by default).
+    package init(maxShared: Int = .max) {
+        self.maxShared = max(1, maxShared)
+    }
+
+    /// Takes the next place in the queue.
+    package func take(_ kind: Kind) -> Turn {
+        let turn = Turn(kind: kind, queue: self)
+        lock.withLock {
+            waiting.append(turn)
+            grant()
+        }
+        return turn
+    }
+
+    /// Takes a turn, runs `body` in it, and ends it.
+    package func run<T>(_ kind: Kind, _ body: () async throws -> T) async throws -> T {
+        let turn = take(kind)
+        defer { turn.end() }
+        try await turn.begin()
+        return try await body()
+    }
+
+    fileprivate func wait(for turn: Turn) async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let resumeNow: Result<Void, any Error>? = lock.withLock {
+                    switch turn.state {
+                    case .active: return .success(())
+                    case .ended: return .failure(CancellationError())
+                    case .waiting:
+                        if Task.isCancelled {
+                            remove(turn)
+                            return .failure(CancellationError())
+                        }
+                        turn.continuation = continuation
+                        return nil
+                    }
+                }
+                if let resumeNow { continuation.resume(with: resumeNow) }
+            }
+        } onCancel: {
+            let continuation: CheckedContinuation<Void, any Error>? = lock.withLock {
+                guard turn.state == .waiting else { return nil }
+                remove(turn)
+                defer { turn.continuation = nil }
+                return turn.continuation
+            }
+            continuation?.resume(throwing: CancellationError())
+        }
+    }
+
+    fileprivate func end(_ turn: Turn) {
+        let granted: [CheckedContinuation<Void, any Error>] = lock.withLock {
+            switch turn.state {
+            case .ended:
+                return []
+            case .waiting:
+                remove(turn)
+            case .active:
+                turn.state = .ended
+                if turn.kind == .exclusive { activeExclusive = false } else { activeShared -= 1 }
+            }
+            return grant()
+        }
+        for continuation in granted { continuation.resume() }
+    }
+
+    /// Removes a waiting turn (lock held) and lets the turns behind it go when they can.
+    private func remove(_ turn: Turn) {
+        turn.state = .ended
+        waiting.removeAll { $0 === turn }
+        for continuation in grant() { continuation.resume() }
+    }
+
+    /// Starts the waiting turns at the head that may run now (lock held); returns the
+    /// continuations to resume once the lock is released.
+    @discardableResult
+    private func grant() -> [CheckedContinuation<Void, any Error>] {
+        var granted: [CheckedContinuation<Void, any Error>] = []
+        while let head = waiting.first, !activeExclusive {
+            if head.kind == .exclusive ? activeShared > 0 : activeShared >= maxShared { break }
+            waiting.removeFirst()
+            head.state = .active
+            if head.kind == .exclusive { activeExclusive = true } else { activeShared += 1 }
+            if let continuation = head.continuation {
+                head.continuation = nil
+                granted.append(continuation)
+            }
+            if head.kind == .exclusive { break }
+        }
+        return granted
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Reads the rows of a compiled read statement under a row cap and a byte budget, straight from
+/// SQLite's result columns.
+///
+/// Fetching stops at ``maxRows`` rows or when the next row would take the result past
+/// ``maxBytes`` (counted as the rows' JSON encoding, the form clients receive), so a huge result
+/// costs bounded memory whatever its shape. A text or blob longer than the cell limit is copied
+/// only up to that limit: text ends with a visible `…[clipped: N bytes in all]` marker, a blob
+/// keeps its first bytes, and the cell is listed in ``QueryResult/clippedCells``.
+struct ResultReader {
+    /// The most rows to return.
+    var maxRows: Int
+    /// The byte budget of the rows, as JSON.
+    var maxBytes: Int
+    /// The most bytes of one text or blob value (before the clip marker).
+    var maxCellBytes: Int
+
+    /// The smallest cell limit, whatever the budget and the number of columns.
+    static let minimumCellBytes = 64
+
+    init(maxRows: Int, maxBytes: Int, maxCellBytes: Int) {
+        self.maxRows = max(1, maxRows)
+        self.maxBytes = max(1, maxBytes)
+        self.maxCellBytes = max(Self.minimumCellBytes, maxCellBytes)
+    }
+
+    init(limits: ExecutionLimits, maxRows: Int) {
+        self.init(maxRows: maxRows, maxBytes: limits.maxResultBytes, maxCellBytes: limits.maxCellBytes)
+    }
+
+    /// Steps `statement` (already bound) and returns its rows.
+    ///
+    /// - Throws: a GRDB `DatabaseError` when a step fails.
+    func read(_ statement: Statement, sql: String, start: ContinuousClock.Instant = .now) throws -> QueryResult {
+        let handle = statement.sqliteStatement
+        let columnCount = statement.columnCount
+        let columns = (0..<columnCount).map { index in
+            QueryColumn(
+                name: statement.columnNames[index],
+                declaredType: sqlite3_column_decltype(handle, Int32(index)).map { String(cString: $0) })
+        }
+        // One row must always fit: with many columns, each cell gets a share of the budget.
+        let cellLimit = max(Self.minimumCellBytes, min(maxCellBytes, maxBytes / max(1, columnCount)))
+        var rows: [[SQLValue]] = []
+        var clipped: [ClippedCell] = []
+        var bytes = 2  // the rows array's brackets
+        var reason: QueryResult.TruncationReason?
+        let cursor = try Row.fetchCursor(statement)
+        while try cursor.next() != nil {
+            if rows.count == maxRows {
+                reason = .rows
+                break
+            }
+            var row: [SQLValue] = []
+            row.reserveCapacity(columnCount)
+            var rowBytes = 1 + columnCount + (rows.isEmpty ? 0 : 1)  // brackets and commas
+            var rowClipped: [ClippedCell] = []
+            for column in 0..<columnCount {
+                let (value, size, originalBytes) = Self.value(handle, Int32(column), limit: cellLimit)
+                row.append(value)
+                rowBytes += size
+                if let originalBytes {
+                    rowClipped.append(ClippedCell(row: rows.count, column: column, byteCount: originalBytes))
+                }
+            }
+            if !rows.isEmpty, bytes + rowBytes > maxBytes {
+                reason = .bytes
+                break
+            }
+            bytes += rowBytes
+            rows.append(row)
+            clipped.append(contentsOf: rowClipped)
+        }
+        if reason == nil, !clipped.isEmpty { reason = .bytes }
+        return QueryResult(
+            columns: columns, rows: rows, truncationReason: reason, clippedCells: clipped,
+            elapsed: ContinuousClock.now - start, sql: sql)
+    }
+
+    /// One result value, its size as JSON, and its full size in bytes when it was clipped.
+    private static func value(_ handle: OpaquePointer, _ column: Int32, limit: Int) -> (SQLValue, Int, Int?) {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL:
+            return (.null, 4, nil)
+        case SQLITE_INTEGER:
+            let integer = sqlite3_column_int64(handle, column)
+            return (.integer(integer), decimalLength(integer), nil)
+        case SQLITE_FLOAT:
+            let real = sqlite3_column_double(handle, column)
+            return (.real(real), real.isFinite ? "\(real)".utf8.count + 2 : 11, nil)
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let pointer = sqlite3_column_text(handle, column), count > 0 else { return (.text(""), 2, nil) }
+            let bytes = UnsafeBufferPointer(start: pointer, count: count)
+            guard count > limit else {
+                return (.text(String(decoding: bytes, as: UTF8.self)), jsonStringLength(bytes), nil)
+            }
+            var end = limit
+            while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }  // back to a character boundary
+            let kept = UnsafeBufferPointer(rebasing: bytes[0..<end])
+            let text = String(decoding: kept, as: UTF8.self) + clipMarker(count)
+            return (.text(text), jsonStringLength(kept) + clipMarker(count).utf8.count, count)
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let pointer = sqlite3_column_blob(handle, column), count > 0 else { return (.blob(Data()), 30, nil) }
+            let kept = min(count, limit * 3 / 4)  // base64 grows by a third
+            let data = Data(bytes: pointer, count: kept)
+            let size = (kept + 2) / 3 * 4 + 26 + decimalLength(Int64(count))
+            return (.blob(data), size, kept < count ? count : nil)
+        default:
+            return (.null, 4, nil)
+        }
+    }
+
+    /// The marker that ends a clipped text value.
+    static func clipMarker(_ byteCount: Int) -> String {
+        "…[clipped: \(byteCount) bytes in all]"
+    }
+
+    private static func decimalLength(_ value: Int64) -> Int {
+        var length = value < 0 ? 2 : 1
+        var rest = value.magnitude
+        while rest >= 10 {
+            rest /= 10
+            length += 1
+        }
+        return length
+    }
+
+    /// The length of UTF-8 text as a JSON string: quotes, and escapes for `"`, `\` and controls.
+    private static func jsonStringLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var length = bytes.count + 2
+        for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+            length += (byte == 0x0A || byte == 0x0D || byte == 0x09 || byte >= 0x20) ? 1 : 5
+        }
+        return length
+    }
+}
+
+/// A value of a result that was clipped to the cell limit.
+public struct ClippedCell: Sendable, Hashable, Codable {
+    /// The row, from 0.
+    public var row: Int
+    /// The column, from 0.
+    public var column: Int
+    /// The size of the whole value in bytes, before clipping.
+    public var byteCount: Int
+
+    /// Creates a clipped-cell record.
+    public init(row: Int, column: Int, byteCount: Int) {
+        self.row = row
+        self.column = column
+        self.byteCount = byteCount
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case row, column
+        case byteCount = "bytes"
+    }
+}
