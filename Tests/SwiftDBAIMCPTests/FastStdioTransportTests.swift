@@ -177,11 +177,26 @@ struct FastStdioTransportTests {
     @Test func sendAfterReaderClosedThrowsOutputClosed() async throws {
         let output = try TestPipe()
         close(output.readEnd)
-        try await withConnectedTransport(output: output.writeEnd) { transport in
+        // The stream ends at end of input or, first, because the output is gone: either is right.
+        try await withConnectedTransport(output: output.writeEnd, outputMayClose: true) { transport in
             await #expect(throws: StdioTransportError.outputClosed(errno: EPIPE)) {
                 try await transport.send(Data(#"{"id":1}"#.utf8))
             }
         }
+        close(output.writeEnd)
+    }
+
+    @Test func closedOutputEndsTheMessageStreamWhileInputStaysOpen() async throws {
+        let input = try TestPipe()
+        let output = try TestPipe()
+        let transport = FastStdioTransport(input: input.readEnd, output: output.writeEnd)
+        try await transport.connect()
+        close(output.readEnd)  // the client stops reading, but keeps its end of our input open
+        await #expect(throws: StdioTransportError.outputClosed(errno: EPIPE)) {
+            for try await _ in await transport.receive() {}
+        }
+        await transport.disconnect()
+        close(input.writeEnd)  // lets the reader thread see end of input and exit; its read end stays open
         close(output.writeEnd)
     }
 
@@ -306,7 +321,7 @@ private func collect(_ transport: FastStdioTransport) async throws -> [Data] {
 /// Runs `body` with a connected transport writing to `output` and reading an input that is
 /// already at end, then waits for the reader to finish before closing that input.
 private func withConnectedTransport(
-    output: CInt,
+    output: CInt, outputMayClose: Bool = false,
     _ body: (FastStdioTransport) async throws -> Void
 ) async throws {
     let input = try TestPipe()
@@ -314,6 +329,12 @@ private func withConnectedTransport(
     let transport = FastStdioTransport(input: input.readEnd, output: output)
     try await transport.connect()
     try await body(transport)
+    if outputMayClose {
+        // The stream may have ended before the reader thread saw end of input: its read end
+        // stays open on purpose (there is no signal for when that thread has returned).
+        _ = try? await collect(transport)
+        return
+    }
     _ = try await collect(transport)
     close(input.readEnd)
 }

@@ -88,6 +88,10 @@ actor RoutingTransport: Transport {
                 }
                 await waitUntilAnswered()
                 continuation.finish()
+            } catch StdioTransportError.outputClosed(let code) {
+                // Nobody reads the answers any more: stop the work in flight (writes roll back).
+                await shutDown(reason: "the client closed its input (\(StdioTransportError.outputClosed(errno: code)))")
+                continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
             }

@@ -33,7 +33,9 @@ import MCP
 /// thread exits. After ``disconnect()`` it exits the next time `read(2)` returns (data or end of
 /// input); until then it stays blocked in `read(2)`, which is harmless in a process about to exit.
 /// `connect()` ignores `SIGPIPE` for the whole process, so a vanished client surfaces as
-/// ``StdioTransportError/outputClosed(errno:)`` rather than killing the server.
+/// ``StdioTransportError/outputClosed(errno:)`` rather than killing the server; and it watches the
+/// output, so that the message stream ends with that error as soon as the client stops reading,
+/// not only when the next message fails to go out (see ``OutputWatcher``).
 public actor FastStdioTransport: Transport {
     /// Where the transport logs connection events and failures; never standard output.
     public nonisolated let logger: Logger
@@ -43,6 +45,7 @@ public actor FastStdioTransport: Transport {
     private let messages: AsyncThrowingStream<Data, any Error>
     private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
     private var state = State.idle
+    private var watcher: OutputWatcher?
 
     private enum State {
         case idle
@@ -96,6 +99,16 @@ public actor FastStdioTransport: Transport {
         }
         reader.name = "FastStdioTransport.reader"
         reader.start()
+        let watcher = OutputWatcher(output: output)
+        self.watcher = watcher
+        let thread = Thread {
+            watcher.run {
+                logger.debug("stdio transport output closed by the client")
+                continuation.finish(throwing: StdioTransportError.outputClosed(errno: EPIPE))
+            }
+        }
+        thread.name = "FastStdioTransport.output-watcher"
+        thread.start()
         logger.debug("stdio transport connected", metadata: ["input": "\(input)", "output": "\(output)"])
     }
 
@@ -106,6 +119,7 @@ public actor FastStdioTransport: Transport {
     public func disconnect() async {
         guard state != .disconnected else { return }
         state = .disconnected
+        watcher?.stop()
         continuation.finish()
         logger.debug("stdio transport disconnected")
     }
