@@ -7,6 +7,7 @@ library) with the same small SELECT, each on its own temporary copy of the datab
   cold start   spawn -> `initialize` result line read, a fresh process each run
   sequential   one `tools/call` at a time after initialize + notifications/initialized
   pipelined    N `tools/call` requests in one write, then all N responses read
+  behind slow  a slow read and a quick one in one write: when is the quick one answered?
 
 Every response is checked (success, the expected rows) after its timed region; a wrong answer is
 a run failure, never a timing. Exits non-zero only when setup or a run fails; missed goals print
@@ -37,6 +38,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 DEFAULT_SQL = "SELECT ArtistId, Name FROM Artist WHERE ArtistId = 1"
+SLOW_SQL = "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 3000000) SELECT max(i) FROM c"
 PROTOCOL_VERSION = "2025-06-18"
 
 # Goals for dbai-mcp.
@@ -441,6 +443,32 @@ def measure_method(session: Session, method: str, params: dict | None, warmups: 
     return samples
 
 
+def measure_behind_slow(session: Session, sql: str, slow_sql: str, runs: int, watchdog: Watchdog) -> tuple[list[float], list[float]]:
+    """Milliseconds until a quick read sent right behind a slow one is answered, and until the
+    slow one is: a server that queues every call behind the slow one answers both at once."""
+    spec, process = session.spec, session.process
+    quick_times, slow_times = [], []
+    for run in range(runs):
+        slow_id, quick_id = session.take_ids(2)
+        name = spec.tool
+        payload = b"".join(encode({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                                   "params": {"name": name, "arguments": spec.arguments(text)}})
+                           for i, text in ((slow_id, slow_sql), (quick_id, sql)))
+        answered: dict[int, float] = {}
+        with watchdog.limit(120, f"{spec.label} read behind a slow read, run {run + 1}"):
+            start = time.perf_counter_ns()
+            process.write(payload)
+            while len(answered) < 2:
+                line = process.read_response()
+                message = parse_response(line, json.loads(line).get("id"), f"{spec.label} read behind a slow read")
+                if message.get("isError"):
+                    raise BenchError(f"{spec.label} read behind a slow read: {message.get('content')}")
+                answered[json.loads(line)["id"]] = (time.perf_counter_ns() - start) / 1e6
+        quick_times.append(answered[quick_id])
+        slow_times.append(answered[slow_id])
+    return quick_times, slow_times
+
+
 def measure_harness_floor(runs: int, calls: int, watchdog: Watchdog, stderr_path: str) -> tuple[float, float]:
     """What this driver costs by itself: spawn -> first echoed line with `head -n 1`, and one
     round trip through `cat`. Numbers below these are not the server's."""
@@ -485,6 +513,7 @@ class Results:
     pipelined: list[float]
     server_info: str
     breakdown: dict[str, float] | None = None
+    behind_slow: tuple[list[float], list[float]] | None = None
 
 
 def fmt_ms(value: float) -> str:
@@ -545,6 +574,13 @@ def print_report(sql: str, args: argparse.Namespace, ours: Results, reference: R
     row(f"pipelined, {args.batch} calls (calls/s)", rate, ref_rate, fmt_rate, ratio(rate, ref_rate),
         f">= {GOAL_PIPELINED_CALLS_PER_S:,.0f}/s", rate >= GOAL_PIPELINED_CALLS_PER_S)
 
+    if ours.behind_slow:
+        quick, slow = (statistics.median(values) for values in ours.behind_slow)
+        ref_quick, ref_slow = ((statistics.median(values) for values in ref.behind_slow)
+                               if ref and ref.behind_slow else (nan, nan))
+        row("quick read behind a slow one (ms)", quick, ref_quick, fmt_ms, ratio(ref_quick, quick))
+        row("  the slow read itself (ms)", slow, ref_slow, fmt_ms, ratio(ref_slow, slow))
+
     print()
     print(f"SQL: {sql}")
     print(f"dbai-mcp:  {ours.server_info}")
@@ -601,6 +637,8 @@ def run_server(spec: ServerSpec, source_db: str, workdir: str, sql: str, args: a
         sequential = measure_sequential(session, sql, warmups, calls, watchdog)
         log(f"{spec.label}: pipelined {args.batch_runs}x{args.batch}")
         pipelined = measure_pipelined(session, sql, args.batch, args.batch_runs, watchdog)
+        log(f"{spec.label}: a quick read behind a slow one x{args.slow_runs}")
+        behind_slow = measure_behind_slow(session, sql, args.slow_sql, args.slow_runs, watchdog)
         breakdown = None
         if args.breakdown:
             log(f"{spec.label}: breakdown (ping, tools/list, tools/call)")
@@ -616,7 +654,7 @@ def run_server(spec: ServerSpec, source_db: str, workdir: str, sql: str, args: a
     code = session.process.close()
     if spec.must_exit_zero and code != 0:
         raise BenchError(f"{spec.label} exited with {code} at end of input; stderr: {session.process.stderr_tail()}")
-    return Results(cold, sequential, pipelined, server_info, breakdown)
+    return Results(cold, sequential, pipelined, server_info, breakdown, behind_slow)
 
 
 def log(message: str) -> None:
@@ -638,6 +676,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--reference-calls", type=int, default=200)
     parser.add_argument("--batch", type=int, default=500, help="requests per pipelined write")
     parser.add_argument("--batch-runs", type=int, default=5)
+    parser.add_argument("--slow-sql", default=SLOW_SQL, help="a read that takes about a second")
+    parser.add_argument("--slow-runs", type=int, default=3, help="runs of a quick read sent behind the slow one")
     parser.add_argument("--breakdown", action="store_true",
                         help="also time ping and tools/list, to separate protocol cost from the query")
     args = parser.parse_args(argv)

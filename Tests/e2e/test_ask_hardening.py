@@ -14,6 +14,7 @@ from mcp import types
 
 from conftest import assert_tool_error, assert_tool_ok, connect, error_code, result_text, sha256
 from test_ask import FakeOpenAI, fake_openai  # noqa: F401 (the fixture is used by name)
+from test_confirmation import Elicitor
 from test_raw_stdio import RawServer
 
 
@@ -30,17 +31,6 @@ def artist_names(database: Path) -> set[str]:
         return {row[0] for row in connection.execute("SELECT Name FROM Artist")}
     finally:
         connection.close()
-
-
-class Elicitor:
-    def __init__(self, action: str, content: dict[str, Any] | None = None) -> None:
-        self.action = action
-        self.content = content
-        self.requests: list[types.ElicitRequestParams] = []
-
-    async def __call__(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
-        self.requests.append(params)
-        return types.ElicitResult(action=self.action, content=self.content)
 
 
 @pytest.mark.anyio
@@ -137,11 +127,7 @@ def test_a_client_that_never_answers_sampling_does_not_hang_ask(dbai_bin: Path, 
     would block that client itself. Here the sampling request is simply never answered."""
     server = RawServer(dbai_bin, chinook, "--llm-timeout", "1")
     try:
-        server.request("init", "initialize", {
-            "protocolVersion": "2025-06-18", "capabilities": {"sampling": {}},
-            "clientInfo": {"name": "silent-sampler", "version": "1"}})
-        server.wait_for(lambda message: message.get("id") == "init")
-        server.notify("notifications/initialized")
+        server.initialize(capabilities={"sampling": {}})
         server.request(1, "tools/call", {"name": "ask", "arguments": {"question": "How many tracks?"}})
         # A hang check, far above the 1 s limit: the server gives up on the client's model.
         answer = server.wait_for(lambda message: message.get("id") == 1, timeout=20)

@@ -14,8 +14,9 @@ import pytest
 from mcp import types
 
 from conftest import assert_tool_error, error_code, result_text, validate_output
+from test_raw_stdio import RawServer
 
-pytestmark = pytest.mark.anyio
+
 
 DELETE_SCRATCH = {"table": "Genre", "where": {"Name": {"like": "Scratch%"}}}
 
@@ -43,6 +44,7 @@ def scratch_db(chinook: Path) -> Path:
     return chinook
 
 
+@pytest.mark.anyio
 async def test_rows_added_after_the_preview_void_the_token(server, scratch_db: Path) -> None:
     async with server("--allow", "unrestricted", db=scratch_db) as connection:
         first = await connection.call("delete", DELETE_SCRATCH)
@@ -63,6 +65,7 @@ async def test_rows_added_after_the_preview_void_the_token(server, scratch_db: P
     assert count(scratch_db) == 0
 
 
+@pytest.mark.anyio
 async def test_a_preview_of_no_rows_confirms_no_rows(server, scratch_db: Path) -> None:
     arguments = {"table": "Genre", "where": {"Name": "Vaporwave"}}
     async with server("--allow", "unrestricted", db=scratch_db) as connection:
@@ -75,6 +78,7 @@ async def test_a_preview_of_no_rows_confirms_no_rows(server, scratch_db: Path) -
     assert count(scratch_db, "Name = 'Vaporwave'") == 2
 
 
+@pytest.mark.anyio
 async def test_a_changed_row_voids_the_token_even_with_the_same_count(server, scratch_db: Path) -> None:
     execute(scratch_db, "INSERT INTO Genre (GenreId, Name) VALUES (150, 'Other')")
     async with server("--allow", "unrestricted", db=scratch_db) as connection:
@@ -88,6 +92,7 @@ async def test_a_changed_row_voids_the_token_even_with_the_same_count(server, sc
     assert count(scratch_db, "Name = 'Kept'") == 1
 
 
+@pytest.mark.anyio
 async def test_an_unchanged_preview_runs_with_its_token(server, scratch_db: Path) -> None:
     async with server("--allow", "unrestricted", db=scratch_db) as connection:
         first = await connection.call("delete", DELETE_SCRATCH)
@@ -111,6 +116,7 @@ class ChangingElicitor:
         return types.ElicitResult(action="accept", content={"confirm": True})
 
 
+@pytest.mark.anyio
 async def test_elicitation_asks_again_when_the_rows_changed(server, scratch_db: Path) -> None:
     elicitor = ChangingElicitor(scratch_db)
     async with server("--allow", "unrestricted", db=scratch_db, elicitation_callback=elicitor) as connection:
@@ -131,6 +137,7 @@ class AlwaysChangingElicitor(ChangingElicitor):
         return types.ElicitResult(action="accept", content={"confirm": True})
 
 
+@pytest.mark.anyio
 async def test_rows_that_keep_changing_are_never_deleted(server, scratch_db: Path) -> None:
     elicitor = AlwaysChangingElicitor(scratch_db)
     async with server("--allow", "unrestricted", db=scratch_db, elicitation_callback=elicitor) as connection:
@@ -139,3 +146,28 @@ async def test_rows_that_keep_changing_are_never_deleted(server, scratch_db: Pat
     assert error_code(result) == "changed_since_preview"
     assert len(elicitor.requests) == 3
     assert count(scratch_db) == 5
+
+
+def test_calls_go_on_while_the_user_decides(dbai_bin: Path, scratch_db: Path) -> None:
+    """A write waiting for the user's confirmation steps out of the order of requests: a read
+    and a write sent after it are answered before the user answers. Driven raw, because the
+    official client runs elicitation callbacks inline (it would answer nothing meanwhile)."""
+    server = RawServer(dbai_bin, scratch_db, "--allow", "unrestricted")
+    try:
+        server.initialize(capabilities={"elicitation": {}})
+        server.request(1, "tools/call", {"name": "delete", "arguments": DELETE_SCRATCH})
+        question = server.wait_for(lambda message: message.get("method") == "elicitation/create")
+        server.request(2, "tools/call", {"name": "query", "arguments": {"sql": "SELECT count(*) FROM Genre"}})
+        server.request(3, "tools/call", {"name": "insert", "arguments": {"table": "Genre", "rows": [{"Name": "Meanwhile"}]}})
+        read = server.wait_for(lambda message: message.get("id") == 2)
+        written = server.wait_for(lambda message: message.get("id") == 3)
+        assert read["result"]["structuredContent"]["rows"] == [[27]]
+        assert written["result"]["structuredContent"]["rows_affected"] == 1
+        assert not any(message.get("id") == 1 for message in server.seen), "the delete still waits for the user"
+        server.send({"jsonrpc": "2.0", "id": question["id"], "result": {"action": "accept", "content": {"confirm": True}}})
+        deleted = server.wait_for(lambda message: message.get("id") == 1)
+        assert deleted["result"]["structuredContent"]["rows_affected"] == 2
+    finally:
+        server.stop()
+    assert count(scratch_db) == 0
+    assert count(scratch_db, "Name = 'Meanwhile'") == 1

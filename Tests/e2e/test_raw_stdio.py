@@ -79,11 +79,12 @@ class RawServer:
             message["params"] = params
         self.send(message)
 
-    def initialize(self, version: str = "2025-11-25") -> dict[str, Any]:
+    def initialize(self, version: str = "2025-11-25", capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
         self.request(
             "init",
             "initialize",
-            {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "raw-test", "version": "1"}},
+            {"protocolVersion": version, "capabilities": capabilities or {},
+             "clientInfo": {"name": "raw-test", "version": "1"}},
         )
         response = self.wait_for(lambda message: message.get("id") == "init")
         self.notify("notifications/initialized")
@@ -181,7 +182,8 @@ def test_garbage_gets_json_rpc_errors_and_the_server_keeps_serving(raw_server) -
     # Each garbage line, then a marker request that proves the server read past it.
     server.send_line("not json")
     parse_error = server.wait_for(lambda message: "error" in message)
-    assert error_of(parse_error)["code"] == PARSE_ERROR  # its id is random (no id could be read)
+    assert error_of(parse_error)["code"] == PARSE_ERROR
+    assert parse_error["id"] is None  # JSON-RPC 2.0 §5: null when no id could be read
 
     server.send_line("[1,2]")
     batch_error = server.wait_for(lambda message: True)

@@ -27,8 +27,6 @@ struct WriteConfirmationFlow: Sendable {
     let confirmsDestructiveWrites: Bool
     /// Asks the user through the client; nil when the client did not declare elicitation.
     let elicit: (@Sendable (_ message: String) async throws -> Answer)?
-    /// The call's place in the order of requests; left while the user is asked.
-    var turn: RequestTurn?
     /// Rows shown in a preview.
     var previewRowCount = 20
 
@@ -62,8 +60,7 @@ struct WriteConfirmationFlow: Sendable {
             let message = Self.elicitationMessage(statements, operation: operation, preview: preview, note: changed?.description)
             let answer: Answer
             do {
-                // Out of turn while the user decides: the calls behind this one go on meanwhile.
-                answer = try await outsideTurn { try await elicit(message) }
+                answer = try await elicit(message)
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
@@ -86,11 +83,6 @@ struct WriteConfirmationFlow: Sendable {
     static let elicitationAttempts = 3
 
     // MARK: - Steps
-
-    private func outsideTurn<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        guard let turn else { return try await body() }
-        return try await turn.outside(body)
-    }
 
     /// Runs the statements; a refusal becomes a ``ToolCallError`` (a confirmation request and a
     /// change since the preview stay ``SwiftDBAIError``s for ``run(_:operation:tool:token:)``).

@@ -24,22 +24,33 @@ struct JSONMessageParser {
         try parseMessage(data).value
     }
 
-    /// Parses one JSON value and also returns the exact text of the `id` member when the value
-    /// is an object (a JSON-RPC id such as `1.5` or `1e400` is echoed back as it was written).
+    /// One message, with the exact text of its `id` members.
+    struct Message {
+        /// The value.
+        var value: Value
+        /// The text of the `id` member of a top-level object, as written (a JSON-RPC id such as
+        /// `1.5` or `1e400` is echoed back exactly).
+        var rawID: String?
+        /// The texts of the `id` members of the objects of a top-level array, by position.
+        var rawElementIDs: [Int: String]
+    }
+
+    /// Parses one JSON value and also returns the exact text of its `id` members.
     ///
     /// - Throws: ``Failure``.
-    static func parseMessage(_ data: Data) throws(Failure) -> (value: Value, rawID: String?) {
-        let result: Result<(Value, String?), Failure> = data.withUnsafeBytes { raw in
+    static func parseMessage(_ data: Data) throws(Failure) -> Message {
+        let result: Result<Message, Failure> = data.withUnsafeBytes { raw in
             var parser = JSONMessageParser(bytes: raw.bindMemory(to: UInt8.self))
             do throws(Failure) {
                 parser.skipWhitespace()
                 let value = try parser.value(depth: 0)
                 parser.skipWhitespace()
                 guard parser.index == parser.bytes.count else { throw parser.failure("trailing characters") }
-                let rawID = parser.rawID.map { range in
+                let text = { (range: Range<Int>) in
                     String(decoding: UnsafeBufferPointer(rebasing: parser.bytes[range]), as: UTF8.self)
                 }
-                return .success((value, rawID))
+                return .success(Message(
+                    value: value, rawID: parser.rawID.map(text), rawElementIDs: parser.rawElementIDs.mapValues(text)))
             } catch {
                 return .failure(error)
             }
@@ -51,6 +62,10 @@ struct JSONMessageParser {
     private var index = 0
     /// Where the value of the top-level object's `id` member lies.
     private var rawID: Range<Int>?
+    /// Where the values of the `id` members of a top-level array's objects lie, by position.
+    private var rawElementIDs: [Int: Range<Int>] = [:]
+    /// The position of the element being parsed when the top-level value is an array.
+    private var topLevelElement: Int?
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -110,7 +125,10 @@ struct JSONMessageParser {
             skipWhitespace()
             let start = index
             members[key] = try value(depth: depth + 1)
-            if depth == 0, key == "id" { rawID = start..<index }
+            if key == "id" {
+                if depth == 0 { rawID = start..<index }
+                if depth == 1, let topLevelElement { rawElementIDs[topLevelElement] = start..<index }
+            }
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -134,7 +152,9 @@ struct JSONMessageParser {
         }
         while true {
             skipWhitespace()
+            if depth == 0 { topLevelElement = elements.count }
             elements.append(try value(depth: depth + 1))
+            if depth == 0 { topLevelElement = nil }
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end") }
             if bytes[index] == UInt8(ascii: ",") {

@@ -108,9 +108,9 @@ public final class DBAIServer: Sendable {
             transport, gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger,
             turnKind: { [registry] name in registry.turnKind(of: name) },
             onShutdown: { [executor] _ in executor.interruptAll() }
-        ) { [weak server, self] parameters, turn in
+        ) { [weak server, self] parameters in
             guard let server else { throw MCPError.internalError("The server stopped.") }
-            return try await self.callTool(parameters, turn: turn, server: server)
+            return try await self.callTool(parameters, server: server)
         }
         let signals = ShutdownSignals(shutdownSignals) { signal in
             Task { await routing.shutDown(reason: "signal \(signal)") }
@@ -182,7 +182,7 @@ public final class DBAIServer: Sendable {
         return SamplingLanguageModel(server: server ?? serverReference.server, timeout: configuration.samplingTimeout)
     }
 
-    private func callTool(_ parameters: CallTool.Parameters, turn: RequestTurn, server: Server) async throws -> CallTool.Result {
+    private func callTool(_ parameters: CallTool.Parameters, server: Server) async throws -> CallTool.Result {
         let model = languageModel(for: server)
         let chat = model.map { model in
             ChatContext(conversations: conversations) { [self] in
@@ -193,7 +193,7 @@ public final class DBAIServer: Sendable {
             executor: executor,
             writes: WriteConfirmationFlow(
                 executor: executor, tokens: tokens, confirmsDestructiveWrites: configuration.confirmsDestructiveWrites,
-                elicit: session.supportsElicitation ? Self.elicitation(through: server) : nil, turn: turn),
+                elicit: session.supportsElicitation ? Self.elicitation(through: server) : nil),
             progress: parameters._meta?.progressToken.map { token in
                 ProgressReporter { progress, message in
                     try? await server.notify(ProgressNotification.message(
@@ -228,12 +228,15 @@ public final class DBAIServer: Sendable {
 
     /// Asks the user through `elicitation/create` (form mode, one boolean). Gives up (declined)
     /// after ``confirmationTimeout``, and at once when the tool call is cancelled.
+    /// The request steps out of its turn meanwhile (``RequestTurn/outsideCurrent(_:)``): the calls
+    /// behind it go on while the user decides.
     static func elicitation(through server: Server) -> @Sendable (String) async throws -> WriteConfirmationFlow.Answer {
         { [weak server] message in
             guard let server else { throw MCPError.internalError("The server stopped.") }
             let result: CreateElicitation.Result
             do {
-                result = try await firstOutcome(within: confirmationTimeout) {
+                result = try await RequestTurn.outsideCurrent {
+                    try await firstOutcome(within: confirmationTimeout) {
                     try await server.requestElicitation(
                         message: message,
                         requestedSchema: Elicitation.RequestSchema(
@@ -243,6 +246,7 @@ public final class DBAIServer: Sendable {
                                 "description": "True to run the statement; false to leave the database unchanged.",
                             ]],
                             required: ["confirm"]))
+                    }
                 }
             } catch is TimeLimitExceeded {
                 return .declined

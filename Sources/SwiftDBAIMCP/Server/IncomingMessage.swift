@@ -32,7 +32,7 @@ enum IncomingMessage {
 
     /// Classifies one line.
     init(_ data: Data) {
-        let parsed: (value: Value, rawID: String?)
+        let parsed: JSONMessageParser.Message
         do {
             parsed = try JSONMessageParser.parseMessage(data)
         } catch {
@@ -45,7 +45,7 @@ enum IncomingMessage {
         case .object(let object):
             self = Self.classify(object, rawID: parsed.rawID)
         case .array(let elements):
-            self = Self.batch(elements)
+            self = Self.batch(elements, rawIDs: parsed.rawElementIDs)
         default:
             self = .invalid(
                 reply: Self.errorReply(id: "null", code: Self.invalidRequest, message: "Invalid Request: a message is a JSON object."),
@@ -67,11 +67,7 @@ enum IncomingMessage {
         /// The id to put in an error response.
         var replyText: String {
             switch self {
-            case .valid(.string(let string)):
-                var bytes: [UInt8] = []
-                JSONMessageWriter.writeString(string, into: &bytes)
-                return String(decoding: bytes, as: UTF8.self)
-            case .valid(.number(let number)): return String(number)
+            case .valid(let id): return id.replyText
             case .invalidNumber(let text): return text
             case .absent, .unusable: return "null"
             }
@@ -96,17 +92,20 @@ enum IncomingMessage {
         guard object["jsonrpc"] == .string("2.0") else {
             return invalid("Invalid Request: \"jsonrpc\" must be \"2.0\".")
         }
+        let isResponse = object["result"] != nil || object["error"] != nil
         guard let methodValue = object["method"] else {
-            let isResponse = object["result"] != nil || object["error"] != nil
             switch (isResponse, id) {
-            case (true, .valid(let id)):
+            case (true, .valid(let id)) where isWellFormedResponse(object):
                 return .response(id: id)
             case (true, _):
-                // A response nobody can match: nothing to answer.
-                return .invalid(reply: nil, reason: "a response without a usable id")
+                // A response nobody can match, or malformed: responses are never answered.
+                return .invalid(reply: nil, reason: "a malformed response, or one without a usable id")
             case (false, _):
                 return invalid("Invalid Request: a request needs \"method\" (a string).")
             }
+        }
+        guard !isResponse else {
+            return invalid("Invalid Request: a request has no \"result\" or \"error\" member.")
         }
         guard case .string(let method) = methodValue else {
             return invalid("Invalid Request: \"method\" must be a string.")
@@ -133,7 +132,21 @@ enum IncomingMessage {
         }
     }
 
-    private static func batch(_ elements: [Value]) -> IncomingMessage {
+    /// A response carries either `result` or an `error` object with an integer code and a
+    /// string message.
+    private static func isWellFormedResponse(_ object: [String: Value]) -> Bool {
+        switch (object["result"], object["error"]) {
+        case (_?, nil):
+            return true
+        case (nil, .object(let error)?):
+            guard case .int? = error["code"], case .string? = error["message"] else { return false }
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func batch(_ elements: [Value], rawIDs: [Int: String]) -> IncomingMessage {
         guard !elements.isEmpty else {
             return .invalid(
                 reply: errorReply(id: "null", code: invalidRequest, message: "Invalid Request: an empty batch."),
@@ -141,14 +154,21 @@ enum IncomingMessage {
         }
         let message = "Invalid Request: batches are not supported (MCP 2025-06-18 removed them); send one message per line."
         var replies: [Data] = []
-        for element in elements {
+        for (offset, element) in elements.enumerated() {
             guard case .object(let object) = element else {
-                replies.append(errorReply(id: "null", code: invalidRequest, message: message))
+                replies.append(errorReply(id: "null", code: invalidRequest, message: "Invalid Request: a message is a JSON object."))
                 continue
             }
-            // Notifications and responses inside a batch get no answer.
-            guard object["method"] != nil, object["id"] != nil else { continue }
-            replies.append(errorReply(id: idField(object["id"], rawID: nil).replyText, code: invalidRequest, message: message))
+            switch classify(object, rawID: rawIDs[offset]) {
+            case .request:
+                replies.append(errorReply(
+                    id: idField(object["id"], rawID: rawIDs[offset]).replyText, code: invalidRequest, message: message))
+            case .invalid(let reply?, _):
+                replies.append(reply)
+            case .notification, .response, .invalid(nil, _):
+                // Neither is ever answered.
+                continue
+            }
         }
         guard !replies.isEmpty else { return .invalid(reply: nil, reason: "batch of notifications") }
         var joined = Data("[".utf8)

@@ -5,38 +5,51 @@ import SwiftDBAI
 /// take theirs alone, so pipelined writes apply in the order they were sent and a read sees
 /// every write sent before it — while independent reads still run side by side.
 ///
-/// A write that waits for the user (elicitation) steps out of the order meanwhile
-/// (``outside(_:)``): the calls behind it go on, and the write takes a new turn, at the back,
-/// once confirmed.
+/// A call that waits for the user (elicitation) steps out of the order meanwhile
+/// (``outside(_:)``): the calls behind it go on, and it takes a new turn, at the back, once the
+/// user answered. The turn of the running call is ``current`` (a task-local value).
 final class RequestTurn: @unchecked Sendable {
+    /// The turn of the `tools/call` the current task answers, if any.
+    @TaskLocal static var current: RequestTurn?
+
     private let queue: TurnQueue
+    private let kind: TurnQueue.Kind
     private let lock = NSLock()
-    private var current: TurnQueue.Turn
+    private var turn: TurnQueue.Turn
 
     /// Takes the next place in `queue` now (in arrival order).
     init(queue: TurnQueue, kind: TurnQueue.Kind) {
         self.queue = queue
-        current = queue.take(kind)
+        self.kind = kind
+        turn = queue.take(kind)
+    }
+
+    /// Runs `body` out of the current request's turn (see ``outside(_:)``), or simply runs it
+    /// outside any request.
+    static func outsideCurrent<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        guard let current else { return try await body() }
+        return try await current.outside(body)
     }
 
     /// Waits for the turn.
     ///
     /// - Throws: `CancellationError` when the request is cancelled first.
     func begin() async throws {
-        try await lock.withLock { current }.begin()
+        try await lock.withLock { turn }.begin()
     }
 
     /// Ends the turn (or gives it up).
     func end() {
-        lock.withLock { current }.end()
+        lock.withLock { turn }.end()
     }
 
-    /// Runs `body` out of turn (ending the current one), then waits for a new exclusive turn.
+    /// Runs `body` out of turn (ending the current one), then waits for a new turn of the same
+    /// kind, at the back of the queue.
     func outside<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         end()
         let value = try await body()
-        let next = queue.take(.exclusive)
-        lock.withLock { current = next }
+        let next = queue.take(kind)
+        lock.withLock { turn = next }
         try await next.begin()
         return value
     }

@@ -24,9 +24,9 @@ import SwiftDBAI
 /// - **Prompt shutdown.** ``shutDown(reason:)`` (a signal, or an output the client closed)
 ///   cancels every running call and ends the stream at once.
 actor RoutingTransport: Transport {
-    /// Answers one `tools/call` in its turn: throws `MCPError` for a protocol error,
-    /// `CancellationError` when cancelled (no response is sent).
-    typealias ToolCallHandler = @Sendable (CallTool.Parameters, RequestTurn) async throws -> CallTool.Result
+    /// Answers one `tools/call` in its turn (``RequestTurn/current``): throws `MCPError` for a
+    /// protocol error, `CancellationError` when cancelled (no response is sent).
+    typealias ToolCallHandler = @Sendable (CallTool.Parameters) async throws -> CallTool.Result
 
     nonisolated let logger: Logger
     private let inner: any Transport
@@ -38,9 +38,9 @@ actor RoutingTransport: Transport {
     private let onShutdown: @Sendable (String) -> Void
     private let order = TurnQueue()
     /// Requests the SDK answers, by id.
-    private var forwarded: Set<ID> = []
+    private var forwarded: Set<RequestKey> = []
     /// Requests answered here, by id.
-    private var running: [ID: Task<Void, Never>] = [:]
+    private var running: [RequestKey: Task<Void, Never>] = [:]
     private var drained: [CheckedContinuation<Void, Never>] = []
     private var lastAnswer = ContinuousClock.now
     private var output: AsyncThrowingStream<Data, any Error>.Continuation?
@@ -74,7 +74,7 @@ actor RoutingTransport: Transport {
         guard !forwarded.isEmpty, case .object(let message)? = try? JSONMessageParser.parse(data),
               message["method"] == nil, message["result"] != nil || message["error"] != nil,
               let id = message["id"].flatMap(ID.init(json:)) else { return }
-        forwarded.remove(id)
+        forwarded.remove(RequestKey(id))
         answered()
     }
 
@@ -145,7 +145,11 @@ actor RoutingTransport: Transport {
                 start(id: id, parameters: message["params"])
                 return false
             }
-            forwarded.insert(id)
+            if let problem = RequestParameterCheck.problem(method: method, params: message["params"]) {
+                try? await write(IncomingMessage.errorReply(id: id.replyText, code: IncomingMessage.invalidParams, message: problem))
+                return false
+            }
+            forwarded.insert(RequestKey(id))
             return true
         case .notification(let method, let message):
             if method == CancelledNotification.name,
@@ -159,10 +163,18 @@ actor RoutingTransport: Transport {
     }
 
     private func start(id: ID, parameters: Value?) {
+        guard running[RequestKey(id)] == nil else {
+            // The id of a call still in flight: answered (once) with an error; the first call goes on.
+            let reply = IncomingMessage.errorReply(
+                id: id.replyText, code: IncomingMessage.invalidRequest,
+                message: "Invalid Request: the id of a request still in progress; give each request its own id.")
+            Task { try? await self.write(reply) }
+            return
+        }
         guard case .object(let object)? = parameters, let name = object["name"]?.stringValue,
               object["arguments"].map({ $0.objectValue != nil || $0.isNull }) ?? true else {
             let error = MCPError.invalidParams("tools/call takes params {\"name\": string, \"arguments\": object}.")
-            running[id] = Task { await self.reply(id, .failure(error)) }
+            running[RequestKey(id)] = Task { await self.reply(id, .failure(error)) }
             return
         }
         // `Metadata(additionalFields:)` alone would drop the progress token: pass it explicitly.
@@ -177,11 +189,12 @@ actor RoutingTransport: Transport {
         let call = CallTool.Parameters(name: name, arguments: object["arguments"]?.objectValue, meta: meta)
         let handler = handleToolCall
         let turn = RequestTurn(queue: order, kind: turnKind(name))
-        running[id] = Task {
+        running[RequestKey(id)] = Task {
             defer { turn.end() }
             do {
                 try await turn.begin()
-                await self.reply(id, .success(try await handler(call, turn)))
+                let result = try await RequestTurn.$current.withValue(turn) { try await handler(call) }
+                await self.reply(id, .success(result))
             } catch is CancellationError {
                 self.finished(id)
             } catch let error as MCPError {
@@ -193,15 +206,15 @@ actor RoutingTransport: Transport {
     }
 
     private func cancel(_ id: ID) {
-        if let task = running.removeValue(forKey: id) {
+        if let task = running.removeValue(forKey: RequestKey(id)) {
             task.cancel()
             answered()
         }
-        if forwarded.remove(id) != nil { answered() }
+        if forwarded.remove(RequestKey(id)) != nil { answered() }
     }
 
     private func reply(_ id: ID, _ outcome: Result<CallTool.Result, MCPError>) async {
-        guard running[id] != nil else { return }  // cancelled meanwhile: no response
+        guard running[RequestKey(id)] != nil else { return }  // cancelled meanwhile: no response
         var response: [String: Value] = ["jsonrpc": "2.0", "id": id.json]
         switch outcome {
         case .success(let result): response["result"] = Self.json(result)
@@ -216,7 +229,7 @@ actor RoutingTransport: Transport {
     }
 
     private func finished(_ id: ID) {
-        running[id] = nil
+        running[RequestKey(id)] = nil
         answered()
     }
 
@@ -282,6 +295,24 @@ actor RoutingTransport: Transport {
     }
 }
 
+/// A request id compared byte for byte. Swift compares strings by canonical equivalence, so as
+/// `ID`s `"é"` and `"e\u{301}"` would be one request; to the client they are two.
+struct RequestKey: Hashable, Sendable {
+    private enum Storage: Hashable, Sendable {
+        case string([UInt8])
+        case number(Int)
+    }
+
+    private let storage: Storage
+
+    init(_ id: ID) {
+        switch id {
+        case .string(let string): storage = .string(Array(string.utf8))
+        case .number(let number): storage = .number(number)
+        }
+    }
+}
+
 extension ID {
     /// The id of a JSON-RPC message: a string or an integer.
     init?(json value: Value) {
@@ -290,6 +321,11 @@ extension ID {
         case .int(let integer): self = .number(integer)
         default: return nil
         }
+    }
+
+    /// The id as JSON text.
+    var replyText: String {
+        String(decoding: JSONMessageWriter.data(json), as: UTF8.self)
     }
 
     /// The id as JSON.
