@@ -69,6 +69,23 @@ struct SQLExecutorConfirmationTests {
         #expect(try database.scalar("SELECT count(*) FROM genre WHERE name = 'Funk'", as: Int.self) == 2)
     }
 
+    @Test("a REPLACE shows the row it would overwrite, and is not confirmed once that row changed")
+    func replace() async throws {
+        let database = try ScratchDatabase(Self.script)
+        let executor = try database.executor(.unrestricted)
+        let statements = [BoundStatement(sql: "INSERT OR REPLACE INTO genre(id, name) VALUES (3, 'Delta blues')")]
+        let preview = try await executor.preview(statements)
+        #expect(preview.affectedRows?.rows == [[.integer(3), .text("Blues")]])
+        try Self.otherConnection(database, "UPDATE genre SET name = 'Chicago blues' WHERE id = 3")
+        let error = await caughtError { () async throws(SwiftDBAIError) in
+            try await executor.execute(statements, confirmed: true, matching: preview.signature)
+        }
+        #expect(error == .changedSincePreview(previewedRows: 1, rowsNow: 1))
+        #expect(try database.scalar("SELECT name FROM genre WHERE id = 3", as: String.self) == "Chicago blues")
+        let again = try await executor.preview(statements)
+        #expect(try await executor.execute(statements, confirmed: true, matching: again.signature).rowsAffected == 1)
+    }
+
     @Test("an update confirmed on rows whose content changed meanwhile changes nothing")
     func updatedContent() async throws {
         let database = try ScratchDatabase(Self.script)

@@ -12,10 +12,13 @@ final class MutationGuard: TransactionObserver {
     private(set) var violation: SQLRejection?
     /// Rowids updated or deleted per table (canonical names), in the order of the changes.
     private(set) var changedRowIDs: [String: [Int64]] = [:]
+    /// Rowids inserted per table: a `REPLACE` on the rowid overwrites the row that had it.
+    private(set) var insertedRowIDs: [String: [Int64]] = [:]
 
-    /// The rowids updated or deleted per table, sorted and without repeats.
-    var sortedChangedRowIDs: [String: [Int64]] {
-        changedRowIDs.mapValues { Array(Set($0)).sorted() }
+    /// The rowids updated, deleted or inserted per table, sorted and without repeats: the rows
+    /// whose content before the write a confirmation covers.
+    var sortedTouchedRowIDs: [String: [Int64]] {
+        changedRowIDs.merging(insertedRowIDs) { $0 + $1 }.mapValues { Array(Set($0)).sorted() }
     }
 
     init(policy: SafetyPolicy, schema: DatabaseSchema) {
@@ -39,7 +42,10 @@ final class MutationGuard: TransactionObserver {
         case .update: .update
         case .delete: .delete
         }
-        if let table = check(operation, on: event.tableName), operation != .insert {
+        guard let table = check(operation, on: event.tableName) else { return }
+        if operation == .insert {
+            insertedRowIDs[table, default: []].append(event.rowID)
+        } else {
             changedRowIDs[table, default: []].append(event.rowID)
         }
     }

@@ -70,9 +70,10 @@ extension SQLExecutor {
     static let previewRowCount = 20
 
     /// Runs the statements in a transaction that is always rolled back, and reports what they
-    /// would change: the number of rows, the current content of the rows they would update or
-    /// delete in the table they target (rowid tables only, at most `maxRows`, long values
-    /// clipped), and the ``ChangeSignature`` a confirmation of this preview is bound to.
+    /// would change: the number of rows, the current content of the rows they would update,
+    /// delete or overwrite (`REPLACE`) in the table they target (rowid tables only, at most
+    /// `maxRows`, long values clipped), and the ``ChangeSignature`` a confirmation of this
+    /// preview is bound to.
     ///
     /// Used to show a user what a destructive statement would do before confirming it.
     ///
@@ -95,11 +96,12 @@ extension SQLExecutor {
                         var made = WritePreview(
                             rowsAffected: run.result.rowsAffected, affectedRows: nil,
                             signature: ChangeSignature(
-                                rowsAffected: run.result.rowsAffected, changedRowIDs: run.changedRowIDs,
-                                contentDigest: try ChangeSignature.digest(of: run.changedRowIDs, schema: schema, db: db)))
-                        if let target, classified[0].operation != .insert {
-                            made.affectedRows = try self.rows(
-                                of: target, rowIDs: run.changedRowIDs[target] ?? [], cap: cap, schema: schema, db: db)
+                                rowsAffected: run.result.rowsAffected, changedRowIDs: run.touchedRowIDs,
+                                contentDigest: try ChangeSignature.digest(of: run.touchedRowIDs, schema: schema, db: db)))
+                        if let target {
+                            // An insert shows the rows it would overwrite (REPLACE on the rowid).
+                            let rowIDs = classified[0].operation == .insert ? run.insertedRowIDs[target] : run.changedRowIDs[target]
+                            made.affectedRows = try self.rows(of: target, rowIDs: rowIDs ?? [], cap: cap, schema: schema, db: db)
                         }
                         preview = made
                         return .commit
@@ -180,8 +182,12 @@ extension SQLExecutor {
     /// What a guarded run did.
     private struct GuardedRun {
         var result: MutationResult
-        /// Rowids updated or deleted per table (canonical names), sorted.
+        /// Rowids updated or deleted per table (canonical names), in the order of the changes.
         var changedRowIDs: [String: [Int64]]
+        /// Rowids inserted per table, in the order of the changes.
+        var insertedRowIDs: [String: [Int64]]
+        /// Rowids updated, deleted or inserted per table, sorted: what a signature covers.
+        var touchedRowIDs: [String: [Int64]]
     }
 
     /// The rowid SQLite reports when nothing was inserted since it was set (no real row has it
@@ -227,7 +233,7 @@ extension SQLExecutor {
             }
             if let signature,
                digestBefore != signature.contentDigest || rowsAffected != signature.rowsAffected
-                || mutationGuard.sortedChangedRowIDs != signature.changedRowIDs {
+                || mutationGuard.sortedTouchedRowIDs != signature.changedRowIDs {
                 changedSincePreview = .changedSincePreview(previewedRows: signature.rowsAffected, rowsNow: rowsAffected)
                 return .rollback
             }
@@ -241,7 +247,8 @@ extension SQLExecutor {
             result: MutationResult(
                 operation: operation, rowsAffected: rowsAffected, lastInsertRowID: lastInsertRowID,
                 elapsed: ContinuousClock.now - start),
-            changedRowIDs: mutationGuard.sortedChangedRowIDs)
+            changedRowIDs: mutationGuard.changedRowIDs, insertedRowIDs: mutationGuard.insertedRowIDs,
+            touchedRowIDs: mutationGuard.sortedTouchedRowIDs)
     }
 
     /// The rows of a rowid table with the given rowids, at most `cap`, long values clipped.
@@ -271,8 +278,9 @@ extension SQLExecutor {
 public struct WritePreview: Sendable, Hashable {
     /// Rows the statements would insert, update or delete themselves.
     public var rowsAffected: Int
-    /// The current content of the rows an update or delete would change in its target table
-    /// (at most the row cap); nil for inserts and tables without rowid.
+    /// The current content of the rows an update or delete would change, or an insert would
+    /// overwrite (`REPLACE`), in its target table (at most the row cap); nil for tables without
+    /// rowid.
     public var affectedRows: QueryResult?
     /// What a confirmation of this preview covers: pass it to
     /// ``SQLExecutor/execute(_:expecting:confirmed:matching:)``.
