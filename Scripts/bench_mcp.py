@@ -38,7 +38,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 DEFAULT_SQL = "SELECT ArtistId, Name FROM Artist WHERE ArtistId = 1"
-SLOW_SQL = "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 3000000) SELECT max(i) FROM c"
+# Starts with SELECT: the reference server accepts nothing else.
+SLOW_SQL = "SELECT (WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 3000000) SELECT max(i) FROM c) AS n"
+SLOW_SQL_ANSWER = b"3000000"
 PROTOCOL_VERSION = "2025-06-18"
 
 # Goals for dbai-mcp.
@@ -458,12 +460,17 @@ def measure_behind_slow(session: Session, sql: str, slow_sql: str, runs: int, wa
         with watchdog.limit(120, f"{spec.label} read behind a slow read, run {run + 1}"):
             start = time.perf_counter_ns()
             process.write(payload)
+            lines: dict[int, bytes] = {}
             while len(answered) < 2:
                 line = process.read_response()
-                message = parse_response(line, json.loads(line).get("id"), f"{spec.label} read behind a slow read")
+                request_id = json.loads(line).get("id")
+                message = parse_response(line, request_id, f"{spec.label} read behind a slow read")
                 if message.get("isError"):
                     raise BenchError(f"{spec.label} read behind a slow read: {message.get('content')}")
-                answered[json.loads(line)["id"]] = (time.perf_counter_ns() - start) / 1e6
+                answered[request_id] = (time.perf_counter_ns() - start) / 1e6
+                lines[request_id] = line
+        if slow_sql == SLOW_SQL and SLOW_SQL_ANSWER not in lines[slow_id]:
+            raise BenchError(f"{spec.label} read behind a slow read: wrong answer {lines[slow_id][:200]!r}")
         quick_times.append(answered[quick_id])
         slow_times.append(answered[slow_id])
     return quick_times, slow_times

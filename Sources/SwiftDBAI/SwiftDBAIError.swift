@@ -69,7 +69,7 @@ extension SwiftDBAIError: CustomStringConvertible, LocalizedError {
         case .cancelled:
             return "The statement was cancelled and interrupted; nothing was changed."
         case .confirmationRequired(let operation, let tables):
-            return "\(operation.sqlKeyword) on \(tables.joined(separator: ", ")) is destructive and needs confirmation."
+            return "\(operation.sqlKeyword) on \(tables.joined(separator: ", ")) needs confirmation before it runs; nothing was changed."
         case .confirmationDeclined(let operation, let tables):
             return "\(operation.sqlKeyword) on \(tables.joined(separator: ", ")) was not confirmed; nothing was changed."
         case .unknownTable(let name, let available):

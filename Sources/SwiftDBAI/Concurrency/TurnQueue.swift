@@ -45,6 +45,8 @@ package final class TurnQueue: @unchecked Sendable {
         /// - Throws: `CancellationError` when the task is cancelled while waiting; the turn is
         ///   then given up.
         package func begin() async throws {
+            // Most turns start as they are taken: no suspension then.
+            if queue.hasStarted(self) { return }
             try await queue.wait(for: self)
         }
 
@@ -84,6 +86,10 @@ package final class TurnQueue: @unchecked Sendable {
         defer { turn.end() }
         try await turn.begin()
         return try await body()
+    }
+
+    fileprivate func hasStarted(_ turn: Turn) -> Bool {
+        lock.withLock { turn.state == .active }
     }
 
     fileprivate func wait(for turn: Turn) async throws {

@@ -47,9 +47,11 @@ public struct DestructiveOperationRequest: Sendable, Hashable {
         self.arguments = arguments
         self.statements = [BoundStatement(sql: statement.sql, arguments: arguments)]
     }
-    /// The tables whose rows would be deleted.
+    /// The tables whose rows would be deleted, or, for a write that deletes nothing, the tables
+    /// it writes.
     public var tablesAffected: [String] {
-        statement.tablesWritten.filter { $0.value.contains(.delete) }.keys.sorted()
+        let deleting = statement.tablesWritten.filter { $0.value.contains(.delete) }.keys.sorted()
+        return deleting.isEmpty ? statement.tablesWritten.keys.sorted() : deleting
     }
 }
 
