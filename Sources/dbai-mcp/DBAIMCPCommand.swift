@@ -109,7 +109,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         guard llmTimeoutSeconds >= 1 else { throw ValidationError("--llm-timeout must be at least 1 second.") }
         guard maxRows >= 1 else { throw ValidationError("--max-rows must be at least 1.") }
         guard timeoutMilliseconds >= 1 else { throw ValidationError("--timeout-ms must be at least 1.") }
-        guard maxResultBytes >= 1024 else { throw ValidationError("--max-result-bytes must be at least 1024.") }
+        guard maxResultBytes >= 256 else { throw ValidationError("--max-result-bytes must be at least 256.") }
         guard maxValueBytes >= 1024 else { throw ValidationError("--max-value-bytes must be at least 1024.") }
         guard sqliteMemoryMB == 0 || sqliteMemoryMB >= 16 else {
             throw ValidationError("--sqlite-memory-mb must be 0 (no limit) or at least 16.")

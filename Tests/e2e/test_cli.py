@@ -64,6 +64,10 @@ def test_file_that_is_not_sqlite_is_refused_and_left_alone(dbai_bin: Path, tmp_p
         (["--write-tables", "Genre"], "--write-tables"),
         (["--allow", "standard", "--tables", "Album", "--write-tables", "Genre"], "Genre"),
         (["--llm", "openai-compatible:m", "--llm-base-url", "http://127.0.0.1:9/v1", "--llm-timeout", "0"], "--llm-timeout"),
+        (["--max-result-bytes", "10"], "--max-result-bytes"),
+        (["--max-value-bytes", "0"], "--max-value-bytes"),
+        (["--sqlite-memory-mb", "3"], "--sqlite-memory-mb"),
+        (["--llm-sample-rows", "-1"], "--llm-sample-rows"),
     ],
     ids=[
         "unknown-visible-table",
@@ -73,6 +77,10 @@ def test_file_that_is_not_sqlite_is_refused_and_left_alone(dbai_bin: Path, tmp_p
         "write-tables-under-readonly",
         "writable-table-hidden",
         "llm-timeout-zero",
+        "tiny-result-budget",
+        "no-value-size",
+        "tiny-sqlite-memory",
+        "negative-sample-rows",
     ],
 )
 def test_invalid_configuration_is_refused(dbai_bin: Path, chinook: Path, flags: list[str], fragment: str) -> None:
