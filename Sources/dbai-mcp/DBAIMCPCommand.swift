@@ -137,7 +137,6 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         chat.sqlOutput = ChatConfiguration.SQLOutputMode(rawValue: llmSQLOutput) ?? .automatic
         chat.summary = ChatConfiguration.SummaryMode(rawValue: llmSummary) ?? .model
         chat.sampleRowCount = llmSampleRows
-        chat.confirmsWrites = !noConfirm
         let configuration = DBAIServerConfiguration(
             databasePath: db ?? "",
             allowlist: try OperationAllowlist(parsing: allow),

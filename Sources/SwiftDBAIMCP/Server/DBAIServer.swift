@@ -52,6 +52,13 @@ public final class DBAIServer: Sendable {
         registry = ToolRegistry(allowlist: configuration.allowlist)
     }
 
+    /// How `ask` talks to its model; with `--no-confirm`, the model's writes are not confirmed either.
+    var chatConfiguration: ChatConfiguration {
+        var chat = configuration.chat
+        chat.confirmsWrites = chat.confirmsWrites && configuration.confirmsDestructiveWrites
+        return chat
+    }
+
     /// The executor of `ask`'s statements: every write the model wrote is confirmed by the user
     /// through elicitation, shown a preview (with `--no-confirm`, nothing is asked). Without
     /// elicitation there is no delegate: such a write is refused with the SQL to run by hand.
@@ -186,7 +193,7 @@ public final class DBAIServer: Sendable {
         let model = languageModel(for: server)
         let chat = model.map { model in
             ChatContext(conversations: conversations) { [self] in
-                ChatEngine(executor: chatExecutor(), model: model, configuration: configuration.chat)
+                ChatEngine(executor: chatExecutor(), model: model, configuration: chatConfiguration)
             }
         }
         let context = ToolCallContext(
@@ -237,15 +244,15 @@ public final class DBAIServer: Sendable {
             do {
                 result = try await RequestTurn.outsideCurrent {
                     try await firstOutcome(within: confirmationTimeout) {
-                    try await server.requestElicitation(
-                        message: message,
-                        requestedSchema: Elicitation.RequestSchema(
-                            title: "Confirm a change to the database",
-                            properties: ["confirm": [
-                                "type": "boolean", "title": "Run it",
-                                "description": "True to run the statement; false to leave the database unchanged.",
-                            ]],
-                            required: ["confirm"]))
+                        try await server.requestElicitation(
+                            message: message,
+                            requestedSchema: Elicitation.RequestSchema(
+                                title: "Confirm a change to the database",
+                                properties: ["confirm": [
+                                    "type": "boolean", "title": "Run it",
+                                    "description": "True to run the statement; false to leave the database unchanged.",
+                                ]],
+                                required: ["confirm"]))
                     }
                 }
             } catch is TimeLimitExceeded {

@@ -4,13 +4,14 @@ import GRDB
 
 /// Fresh databases for tests: every call makes a new one, nothing is shared between tests.
 enum TestDatabase {
-    /// The directory of the sample databases: `<repo>/../shared/data`, resolved from this file.
+    /// The directory of the sample databases bundled with the repository: `<repo>/Examples`,
+    /// resolved from this file.
     static let sampleDataDirectory: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // Support
         .deletingLastPathComponent()  // SwiftDBAITests
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()  // repository root
-        .appendingPathComponent("../shared/data", isDirectory: true)
+        .appendingPathComponent("Examples", isDirectory: true)
         .standardizedFileURL
 
     /// The path of a sample database (`chinook.sqlite`, `northwind.sqlite`).
