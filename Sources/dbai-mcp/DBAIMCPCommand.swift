@@ -79,6 +79,11 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         "Who writes the answer's summary: model or deterministic (no second model call).", valueName: "mode"))
     var llmSummary: String = ChatConfiguration.SummaryMode.model.rawValue
 
+    @Option(name: .customLong("tool-prefix"), help: ArgumentHelp(
+        "Name the tools NAME_query, NAME_describe_schema, … so that several servers fit in one agent (empty: no prefix).",
+        valueName: "name"))
+    var toolPrefix: String?
+
     @Flag(name: .customLong("print-manifest"), help: .hidden)
     var printManifest = false
 
@@ -115,6 +120,11 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             throw ValidationError("--sqlite-memory-mb must be 0 (no limit) or at least 16.")
         }
         guard llmSampleRows >= 0 else { throw ValidationError("--llm-sample-rows must be 0 or more.") }
+        do {
+            _ = try ToolNaming(prefix: toolPrefix)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     func run() async throws {
@@ -149,7 +159,8 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             languageModel: languageModel,
             chat: chat,
             samplingTimeout: .seconds(llmTimeoutSeconds),
-            sqliteMemoryLimit: sqliteMemoryMB == 0 ? nil : sqliteMemoryMB << 20)
+            sqliteMemoryLimit: sqliteMemoryMB == 0 ? nil : sqliteMemoryMB << 20,
+            toolNaming: try ToolNaming(prefix: toolPrefix))
         let server: DBAIServer
         do {
             server = try DBAIServer(configuration: configuration)

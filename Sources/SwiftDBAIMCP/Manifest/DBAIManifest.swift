@@ -43,7 +43,10 @@ public enum DBAIManifest {
                 "entry_point": "bin/dbai-mcp",
                 "mcp_config": [
                     "command": "${__dirname}/bin/dbai-mcp",
-                    "args": ["--db", "${user_config.db}", "--allow", "${user_config.allow}"],
+                    "args": [
+                        "--db", "${user_config.db}", "--allow", "${user_config.allow}",
+                        "--tool-prefix", "${user_config.tool_prefix}",
+                    ],
                 ],
             ],
             "user_config": [
@@ -58,6 +61,13 @@ public enum DBAIManifest {
                     "title": "Allowed operations",
                     "description": "readonly (default), standard (select, insert, update), unrestricted (adds delete), or a list such as select,insert.",
                     "default": "readonly",
+                    "required": false,
+                ],
+                "tool_prefix": [
+                    "type": "string",
+                    "title": "Tool name prefix",
+                    "description": "Empty (default), or a name such as sales: the tools become sales_query, sales_describe_schema, … so that several databases fit in one client.",
+                    "default": "",
                     "required": false,
                 ],
             ],

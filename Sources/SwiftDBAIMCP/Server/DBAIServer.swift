@@ -49,7 +49,7 @@ public final class DBAIServer: Sendable {
         } catch {
             throw .database(error)
         }
-        registry = ToolRegistry(allowlist: configuration.allowlist)
+        registry = ToolRegistry(allowlist: configuration.allowlist, naming: configuration.toolNaming)
     }
 
     /// How `ask` talks to its model; with `--no-confirm`, the model's writes are not confirmed either.
@@ -139,7 +139,9 @@ public final class DBAIServer: Sendable {
             name: Self.name, version: Self.version, title: "SwiftDBAI SQLite server",
             instructions: instructions,
             capabilities: Server.Capabilities(
+                completions: .init(),
                 logging: .init(),
+                prompts: .init(listChanged: false),
                 resources: .init(subscribe: false, listChanged: false),
                 tools: .init(listChanged: false)))
     }
@@ -147,8 +149,10 @@ public final class DBAIServer: Sendable {
     /// The instructions sent in `initialize`: what the server offers and how it is limited.
     var instructions: String {
         var text = "SQLite database \(URL(fileURLWithPath: configuration.databasePath).lastPathComponent). "
-        text += "Allowed operations: \(configuration.allowlist). Start with describe_schema; use query for reads "
-        text += "(one statement, bind values with params), aggregate for counts and sums. "
+        let names = configuration.toolNaming
+        text += "Allowed operations: \(configuration.allowlist). Start with \(names.name("describe_schema")); "
+        text += "use \(names.name("query")) for reads (one statement, bind values with params), "
+        text += "\(names.name("aggregate")) for counts and sums. "
         text += "Reads return at most \(configuration.limits.maxRows) rows and \(configuration.limits.maxResultBytes) bytes of rows "
         text += "(truncated: true beyond, truncated_by says which limit; long values are clipped). "
         if configuration.allowlist.allowsWrites, configuration.confirmsDestructiveWrites {
@@ -170,6 +174,19 @@ public final class DBAIServer: Sendable {
         }
         await server.withMethodHandler(ReadResource.self) { parameters in
             ReadResource.Result(contents: try await resources.read(parameters.uri))
+        }
+        let prompts = DatabasePrompts(
+            executor: executor, databaseName: URL(fileURLWithPath: configuration.databasePath).lastPathComponent,
+            naming: configuration.toolNaming)
+        await server.withMethodHandler(ListPrompts.self) { _ in
+            ListPrompts.Result(prompts: DatabasePrompts.prompts)
+        }
+        await server.withMethodHandler(GetPrompt.self) { parameters in
+            try await prompts.get(parameters.name, arguments: parameters.arguments)
+        }
+        let completions = SchemaCompletions(executor: executor)
+        await server.withMethodHandler(Complete.self) { parameters in
+            try await completions.complete(parameters)
         }
         await server.withMethodHandler(SetLoggingLevel.self) { [session] parameters in
             session.setLogLevel(parameters.level)

@@ -23,6 +23,8 @@ public struct DBAIServerConfiguration: Sendable {
     public var samplingTimeout: Duration
     /// SQLite's heap limit for the process, in bytes (`--sqlite-memory-mb`); nil for none.
     public var sqliteMemoryLimit: Int?
+    /// What the tools are called (`--tool-prefix`).
+    public var toolNaming: ToolNaming
 
     /// The default SQLite heap limit: 64 MiB.
     public static let defaultSQLiteMemoryLimit = 64 << 20
@@ -34,8 +36,9 @@ public struct DBAIServerConfiguration: Sendable {
         writableTables: [String]? = nil, limits: ExecutionLimits = ExecutionLimits(),
         confirmsDestructiveWrites: Bool = true, languageModel: (any LanguageModel)? = nil,
         chat: ChatConfiguration = ChatConfiguration(), samplingTimeout: Duration = .seconds(60),
-        sqliteMemoryLimit: Int? = defaultSQLiteMemoryLimit
+        sqliteMemoryLimit: Int? = defaultSQLiteMemoryLimit, toolNaming: ToolNaming = .plain
     ) {
+        self.toolNaming = toolNaming
         self.samplingTimeout = samplingTimeout
         self.sqliteMemoryLimit = sqliteMemoryLimit
         self.languageModel = languageModel
@@ -59,6 +62,8 @@ public enum DBAIServerConfigurationError: Error, Sendable, Hashable, CustomStrin
     case hiddenWritableTable(String)
     /// `--write-tables` was given but the allowlist allows no write.
     case writableTablesWithoutWrites
+    /// `--tool-prefix` is not a name every client accepts.
+    case invalidToolPrefix(String)
 
     public var description: String {
         switch self {
@@ -70,6 +75,9 @@ public enum DBAIServerConfigurationError: Error, Sendable, Hashable, CustomStrin
             return "--write-tables names \(name), which --tables hides. Add it to --tables or remove it from --write-tables."
         case .writableTablesWithoutWrites:
             return "--write-tables needs an allowlist with writes: add --allow standard (or unrestricted)."
+        case .invalidToolPrefix(let prefix):
+            return "--tool-prefix \(prefix) cannot start a tool name: use a letter followed by letters, digits, _ or -, "
+                + "at most \(ToolNaming.maximumPrefixLength) characters, not ending in _ (for example --tool-prefix sales)."
         }
     }
 }

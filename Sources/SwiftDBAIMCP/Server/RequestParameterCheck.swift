@@ -13,6 +13,9 @@ enum RequestParameterCheck {
         ListTools.name: { _ = try JSONDecoder().decode(ListTools.Parameters.self, from: $0) },
         ListResources.name: { _ = try JSONDecoder().decode(ListResources.Parameters.self, from: $0) },
         ListResourceTemplates.name: { _ = try JSONDecoder().decode(ListResourceTemplates.Parameters.self, from: $0) },
+        ListPrompts.name: { _ = try JSONDecoder().decode(ListPrompts.Parameters.self, from: $0) },
+        GetPrompt.name: { _ = try JSONDecoder().decode(GetPrompt.Parameters.self, from: $0) },
+        Complete.name: { _ = try JSONDecoder().decode(Complete.Parameters.self, from: $0) },
     ]
 
     /// Why the params of `method` are invalid, or nil when they are fine (or not checked).

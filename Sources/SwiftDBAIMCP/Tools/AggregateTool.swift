@@ -16,23 +16,19 @@ struct AggregateTool: DatabaseTool {
                 with `where` and grouped with `group_by`; `order` sorts groups by the aggregate and `limit` keeps the \
                 first ones. Names are checked against the schema; no SQL needed.
                 """,
-            inputSchema: [
-                "type": "object",
-                "properties": [
-                    "table": ["type": "string"],
-                    "function": ["type": "string", "enum": .array(AggregateRequest.Function.allCases.map { .string($0.rawValue) })],
-                    "column": ["type": "string", "description": "The column aggregated; omit for count(*)."],
-                    "where": ToolSchemas.filter,
-                    "group_by": [
-                        "description": "A column or columns to group by.",
-                        "anyOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]],
-                    ],
-                    "order": ["type": "string", "enum": ["asc", "desc"], "description": "Sort groups by the aggregate value."],
-                    "limit": ["type": "integer", "minimum": 1],
-                ],
-                "required": ["table", "function"],
-                "additionalProperties": false,
-            ],
+            inputSchema: InputSchema.object([
+                "table": InputSchema.scalar("string", "The table or view."),
+                "function": InputSchema.choice(
+                    AggregateRequest.Function.allCases.map(\.rawValue), "The aggregate function."),
+                "column": InputSchema.optional(InputSchema.scalar(
+                    "string", "The column aggregated; null or \"\" for count(*).")),
+                "where": InputSchema.filter,
+                "group_by": InputSchema.optional(InputSchema.list(
+                    of: ["type": "string"], "Columns to group by; null or [] for one overall value.")),
+                "order": InputSchema.optional(InputSchema.choice(
+                    ["asc", "desc"], "Sort the groups by the aggregate value; null to sort by the groups.")),
+                "limit": InputSchema.optional(InputSchema.scalar("integer", "Keep the first N groups.", minimum: 1)),
+            ]),
             annotations: .init(readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false),
             outputSchema: ToolSchemas.rowsOutput)
     }

@@ -21,15 +21,11 @@ struct AskTool: DatabaseTool {
                 the rows and a suggested chart. Pass the conversation_id of an earlier answer to ask a follow-up \
                 ("now only the ones from 2024").
                 """,
-            inputSchema: [
-                "type": "object",
-                "properties": [
-                    "question": ["type": "string", "description": "The question, in plain language."],
-                    "conversation_id": ["type": "string", "description": "Continue an earlier conversation."],
-                ],
-                "required": ["question"],
-                "additionalProperties": false,
-            ],
+            inputSchema: InputSchema.object([
+                "question": InputSchema.scalar("string", "The question, in plain language."),
+                "conversation_id": InputSchema.optional(InputSchema.scalar(
+                    "string", "The conversation_id of an earlier answer, to ask a follow-up; null for a new conversation.")),
+            ]),
             annotations: .init(readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false),
             outputSchema: ToolSchemas.askOutput)
     }
@@ -38,7 +34,7 @@ struct AskTool: DatabaseTool {
         try arguments.requireOnly(["question", "conversation_id"])
         let question = try arguments.requiredString("question")
         guard let chat = context.chat else {
-            throw ToolCallError(ToolRegistry.unavailableMessage(for: self), code: "no_language_model")
+            throw ToolCallError(ToolRegistry.unavailableMessage(named: context.naming.name(name)), code: "no_language_model")
         }
         let (id, engine) = await chat.conversations.engine(for: try arguments.string("conversation_id"), make: chat.makeEngine)
         let response: ChatResponse
@@ -47,7 +43,7 @@ struct AskTool: DatabaseTool {
         } catch let error as ChatError {
             if case .model(.cancelled) = error { throw CancellationError() }
             if case .refused(_, .cancelled) = error { throw CancellationError() }
-            if case .refused(let sql, let refusal) = error, let unconfirmed = Self.unconfirmedWrite(sql: sql, error: refusal) {
+            if case .refused(let sql, let refusal) = error, let unconfirmed = Self.unconfirmedWrite(sql: sql, error: refusal, naming: context.naming) {
                 throw unconfirmed
             }
             throw ToolCallError(error.description, code: Self.code(for: error))
@@ -59,13 +55,13 @@ struct AskTool: DatabaseTool {
 
     /// The answer when the model's statement is a write that was not confirmed: it shows the
     /// statement and says which tool runs it by hand.
-    static func unconfirmedWrite(sql: String, error: SwiftDBAIError) -> ToolCallError? {
+    static func unconfirmedWrite(sql: String, error: SwiftDBAIError, naming: ToolNaming = .plain) -> ToolCallError? {
         switch error {
         case .confirmationRequired(let operation, _):
             return ToolCallError(
                 "Answering this needs a change to the data, which was not made: a language model wrote it, and this client "
                     + "cannot ask the user to confirm it (it does not support elicitation). The statement:\n\n\(sql)\n\n"
-                    + "To make the change, call the \(operation.rawValue) tool with sql set to this statement: it shows what would change "
+                    + "To make the change, call the \(naming.name(operation.rawValue)) tool with sql set to this statement: it shows what would change "
                     + "and asks for confirmation where needed.",
                 code: "confirmation_required")
         case .confirmationDeclined:

@@ -48,6 +48,8 @@ struct ToolCallContext: Sendable {
     let progress: ProgressReporter?
     /// The conversations of `ask` and how to start one; nil without a language model.
     var chat: ChatContext? = nil
+    /// The names the client knows the tools by (for messages that name a tool).
+    var naming: ToolNaming = .plain
 }
 
 /// What `ask` needs: its conversations and a way to start a new one with the session's model.

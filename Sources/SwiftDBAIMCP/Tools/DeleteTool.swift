@@ -14,21 +14,19 @@ struct DeleteTool: DatabaseTool {
                 Deletes the rows of `table` that match `where`, or runs one DELETE statement given as `sql` with \
                 `params`. Without `where`, every row would go: that needs all_rows: true. Deleting needs the user's \
                 confirmation: the server asks through the client when it can; otherwise the result holds a preview \
-                and a confirmation_token — show the preview to the user, and call delete again with the same \
-                arguments and confirm set to the token.
+                and a confirmation_token — show the preview to the user, and call this tool again with the \
+                same arguments and confirm set to the token.
                 """,
-            inputSchema: [
-                "type": "object",
-                "properties": [
-                    "table": ["type": "string"],
-                    "where": ToolSchemas.filter,
-                    "all_rows": ["type": "boolean", "description": "Must be true to delete every row when where is empty."],
-                    "sql": ["type": "string", "description": "One DELETE statement (instead of table and where)."],
-                    "params": ToolSchemas.params,
-                    "confirm": ToolSchemas.confirm,
-                ],
-                "additionalProperties": false,
-            ],
+            inputSchema: InputSchema.object([
+                "table": InputSchema.optional(InputSchema.scalar("string", "The table to delete from (with where).")),
+                "where": InputSchema.filter,
+                "all_rows": InputSchema.optional(InputSchema.scalar(
+                    "boolean", "Must be true to delete every row when where is empty.")),
+                "sql": InputSchema.optional(InputSchema.scalar(
+                    "string", "One DELETE statement, instead of table and where.")),
+                "params": InputSchema.params,
+                "confirm": InputSchema.confirm,
+            ]),
             annotations: .init(readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false),
             outputSchema: ToolSchemas.writeOutput)
     }
@@ -42,6 +40,6 @@ struct DeleteTool: DatabaseTool {
                 from: try arguments.requiredString("table"), where: try arguments.filter(),
                 allRows: try arguments.bool("all_rows") ?? false)]
         }
-        return try await context.writes.run(statements, operation: operation, tool: name, token: try arguments.string("confirm"))
+        return try await context.writes.run(statements, operation: operation, tool: context.naming.name(name), token: try arguments.string("confirm"))
     }
 }

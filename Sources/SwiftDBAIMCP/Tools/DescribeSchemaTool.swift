@@ -16,14 +16,12 @@ struct DescribeSchemaTool: DatabaseTool {
                 position, hidden/generated), foreign keys, indexes and approximate row counts, plus CREATE statements \
                 to read. Give `table` for one table or view; `include_samples` adds a few rows per table to the DDL.
                 """,
-            inputSchema: [
-                "type": "object",
-                "properties": [
-                    "table": ["type": "string", "description": "One table or view to describe (default: all)."],
-                    "include_samples": ["type": "boolean", "description": "Add up to 3 sample rows per table to the DDL text."],
-                ],
-                "additionalProperties": false,
-            ],
+            inputSchema: InputSchema.object([
+                "table": InputSchema.optional(InputSchema.scalar(
+                    "string", "One table or view to describe; null or \"\" for all of them.")),
+                "include_samples": InputSchema.optional(InputSchema.scalar(
+                    "boolean", "Add up to 3 sample rows per table to the DDL text (default false).")),
+            ]),
             annotations: .init(readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false),
             outputSchema: ToolSchemas.schemaOutput)
     }

@@ -11,22 +11,19 @@ struct InsertTool: DatabaseTool {
             name: name,
             title: "Insert rows",
             description: """
-                Inserts rows into a table, all in one transaction (all or nothing). Give `table` and `rows` (objects \
-                of column → value; names are checked against the schema, values bound), or one INSERT statement as \
-                `sql` with `params`. An INSERT that may replace existing rows (REPLACE, ON CONFLICT REPLACE) needs \
+                Inserts rows into a table, all in one transaction (all or nothing). Give `table` and `rows` (a list \
+                of columns and a list of values per row; names are checked against the schema, values bound), or one \
+                INSERT statement as `sql` with `params`. An INSERT that may replace existing rows (REPLACE, ON CONFLICT REPLACE) needs \
                 confirmation like a delete.
                 """,
-            inputSchema: [
-                "type": "object",
-                "properties": [
-                    "table": ["type": "string"],
-                    "rows": ["type": "array", "items": ["type": "object"], "minItems": 1, "description": "Rows as objects of column → value."],
-                    "sql": ["type": "string", "description": "One INSERT statement (instead of table and rows)."],
-                    "params": ToolSchemas.params,
-                    "confirm": ToolSchemas.confirm,
-                ],
-                "additionalProperties": false,
-            ],
+            inputSchema: InputSchema.object([
+                "table": InputSchema.optional(InputSchema.scalar("string", "The table to insert into (with rows).")),
+                "rows": InputSchema.rows,
+                "sql": InputSchema.optional(InputSchema.scalar(
+                    "string", "One INSERT statement, instead of table and rows.")),
+                "params": InputSchema.params,
+                "confirm": InputSchema.confirm,
+            ]),
             annotations: .init(readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false),
             outputSchema: ToolSchemas.writeOutput)
     }
@@ -36,14 +33,8 @@ struct InsertTool: DatabaseTool {
         let statements = try await WriteStatements.resolve(
             arguments, structuredArguments: ["table", "rows"], executor: context.executor
         ) { builder in
-            guard let items = arguments.values["rows"]?.arrayValue else {
-                throw ToolCallError("rows must be an array of objects (column → value).", code: "invalid_arguments")
-            }
-            let rows = try items.enumerated().map { index, item throws(ToolCallError) in
-                try arguments.row("rows[\(index)]", item)
-            }
-            return try builder.insert(into: try arguments.requiredString("table"), rows: rows)
+            try builder.insert(into: try arguments.requiredString("table"), rows: try arguments.insertedRows())
         }
-        return try await context.writes.run(statements, operation: operation, tool: name, token: try arguments.string("confirm"))
+        return try await context.writes.run(statements, operation: operation, tool: context.naming.name(name), token: try arguments.string("confirm"))
     }
 }

@@ -16,16 +16,12 @@ struct QueryTool: DatabaseTool {
                 report truncated: true; narrow the query or add a LIMIT. Writes, schema changes, ATTACH and PRAGMA \
                 assignments are refused.
                 """,
-            inputSchema: [
-                "type": "object",
-                "properties": [
-                    "sql": ["type": "string", "description": "One read-only SQLite statement."],
-                    "params": ToolSchemas.params,
-                    "max_rows": ["type": "integer", "minimum": 1, "description": "A smaller row cap for this call."],
-                ],
-                "required": ["sql"],
-                "additionalProperties": false,
-            ],
+            inputSchema: InputSchema.object([
+                "sql": InputSchema.scalar("string", "One read-only SQLite statement."),
+                "params": InputSchema.params,
+                "max_rows": InputSchema.optional(InputSchema.scalar(
+                    "integer", "A smaller row cap for this call (default: the server's).", minimum: 1)),
+            ]),
             annotations: .init(readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false),
             outputSchema: ToolSchemas.rowsOutput)
     }

@@ -7,10 +7,19 @@ struct ToolRegistry: Sendable {
     let tools: [any DatabaseTool]
     /// The operations the server allows; tools needing others are neither listed nor callable.
     let allowlist: OperationAllowlist
+    /// The names clients list and call the tools by.
+    let naming: ToolNaming
 
-    init(allowlist: OperationAllowlist, tools: [any DatabaseTool] = ToolRegistry.databaseTools) {
+    init(allowlist: OperationAllowlist, naming: ToolNaming = .plain, tools: [any DatabaseTool] = ToolRegistry.databaseTools) {
         self.allowlist = allowlist
+        self.naming = naming
         self.tools = tools
+    }
+
+    /// The tool a client calls by `name` (with the prefix, if any).
+    func tool(named name: String) -> (any DatabaseTool)? {
+        guard let builtIn = naming.builtInName(name) else { return nil }
+        return tools.first { $0.name == builtIn }
     }
 
     /// The built-in database tools.
@@ -26,13 +35,13 @@ struct ToolRegistry: Sendable {
     /// How calls of a tool take their turn among the requests: a tool that writes runs alone, in
     /// the order received; a read (and `ask`, whose writes are confirmed one by one) shares it.
     func turnKind(of name: String) -> TurnQueue.Kind {
-        guard let tool = tools.first(where: { $0.name == name }) else { return .shared }
+        guard let tool = tool(named: name) else { return .shared }
         return tool.operation.isWrite ? .exclusive : .shared
     }
 
     /// The `tools/list` result.
     func listTools(_ availability: ToolAvailability) -> [Tool] {
-        enabledTools(availability).map(\.definition)
+        enabledTools(availability).map { $0.definition.named(naming.name($0.name)) }
     }
 
     /// Dispatches a `tools/call`.
@@ -43,16 +52,18 @@ struct ToolRegistry: Sendable {
     func call(
         _ name: String, arguments: [String: Value]?, availability: ToolAvailability, context: ToolCallContext
     ) async throws -> CallTool.Result {
-        guard let tool = tools.first(where: { $0.name == name }) else {
-            throw MCPError.invalidParams(
-                "Unknown tool \(name). Available tools: \(enabledTools(availability).map(\.name).joined(separator: ", ")).")
+        guard let tool = tool(named: name) else {
+            let available = enabledTools(availability).map { naming.name($0.name) }
+            throw MCPError.invalidParams("Unknown tool \(name). Available tools: \(available.joined(separator: ", ")).")
         }
         guard allowlist.allows(tool.operation) else {
-            throw MCPError.invalidParams(Self.disabledMessage(for: tool, allowlist: allowlist))
+            throw MCPError.invalidParams(Self.disabledMessage(for: tool, named: name, allowlist: allowlist))
         }
         guard tool.isAvailable(availability) else {
-            throw MCPError.invalidParams(Self.unavailableMessage(for: tool))
+            throw MCPError.invalidParams(Self.unavailableMessage(named: name))
         }
+        var context = context
+        context.naming = naming
         do {
             let output = try await tool.call(ToolArguments(arguments), context: context)
             return Self.makeResult([.text(text: output.text, annotations: nil, _meta: nil)], output.structured, nil, nil)
@@ -81,19 +92,28 @@ struct ToolRegistry: Sendable {
     /// The `_meta` key of an error result's reason code.
     static let errorCodeKey = "io.github.swiftdbai/error_code"
 
-    static func unavailableMessage(for tool: any DatabaseTool) -> String {
-        "The tool \(tool.name) needs a language model: start dbai-mcp with --llm PROVIDER:MODEL "
+    static func unavailableMessage(named name: String) -> String {
+        "The tool \(name) needs a language model: start dbai-mcp with --llm PROVIDER:MODEL "
             + "(openai, anthropic, gemini, ollama, or openai-compatible with --llm-base-url), or use a client that supports MCP sampling."
     }
 
-    static func disabledMessage(for tool: any DatabaseTool, allowlist: OperationAllowlist) -> String {
+    static func disabledMessage(for tool: any DatabaseTool, named name: String, allowlist: OperationAllowlist) -> String {
         let needed = tool.operation
         let suggestion = switch needed {
         case .select: "readonly"
         case .insert, .update: "standard"
         case .delete: "unrestricted"
         }
-        return "The tool \(tool.name) is not enabled: this server allows \(allowlist) and \(tool.name) needs \(needed.sqlKeyword). "
+        return "The tool \(name) is not enabled: this server allows \(allowlist) and \(name) needs \(needed.sqlKeyword). "
             + "Restart dbai-mcp with --allow \(suggestion) (or a list such as --allow \(allowlist.operations.union([needed]).sorted().map(\.rawValue).joined(separator: ",")))."
+    }
+}
+
+extension Tool {
+    /// The same tool under another name.
+    func named(_ name: String) -> Tool {
+        Tool(
+            name: name, title: title, description: description, inputSchema: inputSchema, annotations: annotations,
+            outputSchema: outputSchema, icons: icons, _meta: _meta)
     }
 }

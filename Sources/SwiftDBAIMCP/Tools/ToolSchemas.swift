@@ -3,26 +3,6 @@ import MCP
 /// The JSON Schemas of the tools' inputs and outputs. Every `structuredContent` a tool returns
 /// validates against its output schema (the end-to-end tests let the official client check).
 enum ToolSchemas {
-    static let sqlValue: Value = [
-        "description": "A number, a string, null, or a blob as {\"base64\": \"…\", \"bytes\": N}.",
-    ]
-
-    static let params: Value = [
-        "description": "Values bound to the statement's parameters: an array for ?, ?1 parameters, an object for :name parameters.",
-        "type": ["array", "object"],
-    ]
-
-    static let filter: Value = [
-        "type": "object",
-        "description": "Rows to match, all conditions together: {\"Country\": \"Brazil\"}, {\"Total\": {\">\": 5}}, {\"Id\": {\"in\": [1, 2]}}, {\"Fax\": null}. Operators: =, !=, <, <=, >, >=, like, not_like, in, not_in, between, is_null.",
-        "additionalProperties": true,
-    ]
-
-    static let confirm: Value = [
-        "type": "string",
-        "description": "The confirmation_token returned by a previous call of the same tool with the same arguments.",
-    ]
-
     static let column: Value = [
         "type": "object",
         "properties": ["name": ["type": "string"], "type": ["type": "string"]],

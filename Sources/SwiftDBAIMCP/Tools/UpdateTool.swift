@@ -15,19 +15,17 @@ struct UpdateTool: DatabaseTool {
                 bound); or runs one UPDATE statement given as `sql` with `params`. Without `where`, every row would \
                 change: that needs all_rows: true.
                 """,
-            inputSchema: [
-                "type": "object",
-                "properties": [
-                    "table": ["type": "string"],
-                    "set": ["type": "object", "description": "Columns to set: column → value."],
-                    "where": ToolSchemas.filter,
-                    "all_rows": ["type": "boolean", "description": "Must be true to update every row when where is empty."],
-                    "sql": ["type": "string", "description": "One UPDATE statement (instead of table, set and where)."],
-                    "params": ToolSchemas.params,
-                    "confirm": ToolSchemas.confirm,
-                ],
-                "additionalProperties": false,
-            ],
+            inputSchema: InputSchema.object([
+                "table": InputSchema.optional(InputSchema.scalar("string", "The table to update (with set and where).")),
+                "set": InputSchema.assignments,
+                "where": InputSchema.filter,
+                "all_rows": InputSchema.optional(InputSchema.scalar(
+                    "boolean", "Must be true to update every row when where is empty.")),
+                "sql": InputSchema.optional(InputSchema.scalar(
+                    "string", "One UPDATE statement, instead of table, set and where.")),
+                "params": InputSchema.params,
+                "confirm": InputSchema.confirm,
+            ]),
             annotations: .init(readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false),
             outputSchema: ToolSchemas.writeOutput)
     }
@@ -38,9 +36,9 @@ struct UpdateTool: DatabaseTool {
             arguments, structuredArguments: ["table", "set", "where", "all_rows"], executor: context.executor
         ) { builder in
             [try builder.update(
-                try arguments.requiredString("table"), set: try arguments.row("set", arguments.values["set"]),
+                try arguments.requiredString("table"), set: try arguments.assignments(),
                 where: try arguments.filter(), allRows: try arguments.bool("all_rows") ?? false)]
         }
-        return try await context.writes.run(statements, operation: operation, tool: name, token: try arguments.string("confirm"))
+        return try await context.writes.run(statements, operation: operation, tool: context.naming.name(name), token: try arguments.string("confirm"))
     }
 }

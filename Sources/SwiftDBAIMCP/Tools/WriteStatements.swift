@@ -9,7 +9,8 @@ enum WriteStatements {
         build: (StructuredStatementBuilder) throws -> [BoundStatement]
     ) async throws -> [BoundStatement] {
         if arguments.has("sql") {
-            let mixed = structuredArguments.filter(arguments.has).sorted()
+            // all_rows: false is what a strict client sends for "not given".
+            let mixed = structuredArguments.filter { arguments.has($0) && arguments.values[$0] != .bool(false) }.sorted()
             guard mixed.isEmpty else {
                 throw ToolCallError(
                     "Give either sql (with params) or \(structuredArguments.sorted().joined(separator: ", ")), not both; \(mixed.joined(separator: ", ")) came with sql.",

@@ -1,0 +1,86 @@
+import Foundation
+import MCP
+import Testing
+@testable import SwiftDBAI
+@testable import SwiftDBAIMCP
+
+@Suite("Prompts and completions")
+struct DatabasePromptsTests {
+    static func text(_ messages: [Prompt.Message]) -> String {
+        messages.compactMap { message -> String? in
+            if case .text(let text) = message.content { return text }
+            return nil
+        }.joined(separator: "\n")
+    }
+
+    @Test("three prompts are listed; each inlines the schema it needs and names the tools as listed")
+    func prompts() async throws {
+        let fixture = try ServerFixture()
+        var configuration = fixture.configuration()
+        configuration.toolNaming = try ToolNaming(prefix: "music")
+        let client = try await fixture.connect(configuration)
+        let listed = try await client.listPrompts().prompts.map(\.name)
+        #expect(listed == ["explore_database", "write_query", "explain_table"])
+
+        let explore = Self.text(try await client.getPrompt(name: "explore_database").messages)
+        #expect(explore.contains("CREATE TABLE \"Invoice\""))
+        #expect(explore.contains("music_query"))
+        #expect(explore.contains("SELECT strftime('%Y', \"InvoiceDate\")"))
+
+        let query = Self.text(try await client.getPrompt(name: "write_query", arguments: ["question": "Which artist has the most albums?"]).messages)
+        #expect(query.contains("Which artist has the most albums?"))
+        #expect(query.contains("CREATE TABLE \"Album\"") && query.contains("CREATE TABLE \"Artist\""))
+        #expect(query.contains("-- sample:"))
+
+        let table = Self.text(try await client.getPrompt(name: "explain_table", arguments: ["table": "album"]).messages)
+        #expect(table.contains("Explain the table Album"))
+        #expect(table.contains("Album(ArtistId) references Artist(ArtistId)"))
+        #expect(table.contains("Track(AlbumId) references Album"))
+        #expect(table.contains("Rows: 347."))
+    }
+
+    @Test("an unknown prompt, a missing argument or a hidden table is an invalid-params error")
+    func errors() async throws {
+        let fixture = try ServerFixture()
+        var configuration = fixture.configuration()
+        configuration.visibleTables = ["Album", "Artist"]
+        let client = try await fixture.connect(configuration)
+        for (name, arguments) in [("nope", [:]), ("write_query", [:]), ("explain_table", ["table": " "]), ("explain_table", ["table": "Customer"])] as [(String, [String: String])] {
+            await #expect(throws: MCPError.self, "\(name) \(arguments)") {
+                _ = try await client.getPrompt(name: name, arguments: arguments)
+            }
+        }
+        // The hidden tables appear nowhere.
+        let explore = Self.text(try await client.getPrompt(name: "explore_database").messages)
+        #expect(!explore.contains("Customer") && !explore.contains("Invoice"))
+        let completion = try await client.complete(promptName: "explain_table", argumentName: "table", argumentValue: "")
+        #expect(completion.values == ["Album", "Artist"])
+    }
+
+    @Test("table names complete for explain_table and the table resource template; other arguments get nothing")
+    func completions() async throws {
+        let fixture = try ServerFixture()
+        let client = try await fixture.connect(fixture.configuration())
+        let prompt = try await client.complete(promptName: "explain_table", argumentName: "table", argumentValue: "in")
+        #expect(prompt.values == ["Invoice", "InvoiceLine"])
+        #expect(prompt.total == 2 && prompt.hasMore == false)
+        let containing = try await client.complete(promptName: "explain_table", argumentName: "table", argumentValue: "LIST")
+        #expect(containing.values == ["Playlist", "PlaylistTrack"])
+        let resource = try await client.complete(resourceURI: "sqlite://table/{name}", argumentName: "name", argumentValue: "Ar")
+        #expect(resource.values == ["Artist"])
+        let other = try await client.complete(promptName: "write_query", argumentName: "question", argumentValue: "wh")
+        #expect(other.values.isEmpty)
+    }
+
+    @Test("the first questions' SQL runs on both sample databases", arguments: ["chinook.sqlite", "northwind.sqlite"])
+    func firstQuestionsRun(file: String) async throws {
+        let path = URL(fileURLWithPath: ServerFixture.examplePath).deletingLastPathComponent().appendingPathComponent(file).path
+        let executor = try SQLExecutor(path: path, policy: SafetyPolicy(allowlist: .readOnly))
+        let suggestions = FirstQuestions().suggestions(for: try await executor.schema(includingRowCounts: true))
+        #expect(suggestions.count == 5)
+        for suggestion in suggestions {
+            let result = try await executor.query(suggestion.sql)
+            #expect(result.rowCount > 0, "\(suggestion.sql)")
+        }
+    }
+}
