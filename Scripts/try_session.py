@@ -246,7 +246,7 @@ def run(server_path: str, database: str, log_path: str) -> int:
         session.step("aggregate: sales by billing country, top 5")
         result = session.call_tool("aggregate", {
             "table": "Invoice", "function": "sum", "column": "Total",
-            "group_by": "BillingCountry", "order": "desc", "limit": 5,
+            "group_by": ["BillingCountry"], "order": "desc", "limit": 5,
         })
         rows = (result.get("structuredContent") or {}).get("rows") or []
         session.check(not result.get("isError") and len(rows) == 5, "5 groups, no SQL written")
@@ -257,7 +257,7 @@ def run(server_path: str, database: str, log_path: str) -> int:
 
         session.step("delete is not even offered under --allow standard")
         session.check("delete" not in names, f"tools/list above has no delete ({', '.join(names)})")
-        result = session.call_tool("delete", {"table": "Track", "where": {"TrackId": 1}})
+        result = session.call_tool("delete", {"table": "Track", "where": [{"column": "TrackId", "op": "=", "value": 1}]})
         session.check("error" in result or result.get("isError") is True, "calling it anyway is refused")
 
         session.step("close stdin (the client hangs up)")

@@ -91,6 +91,7 @@ struct PortableToolArgumentsTests {
             [["column": "a", "op": "drop", "value": 1]], [["column": "a", "op": "in", "value": 1]],
             [["column": "a", "op": "between", "value": [1]]], [["column": "a", "op": "="]], [["op": "=", "value": 1]],
             [["column": "a", "op": "=", "value": 1, "extra": 2]], [["column": "a", "op": "=", "value": [1]]], ["a = 1"],
+            [["column": "a", "op": "base64", "value": "AP8="]],
         ] {
             #expect(throws: ToolCallError.self, "\(bad)") { _ = try ToolArguments(["where": bad]).filter() }
         }

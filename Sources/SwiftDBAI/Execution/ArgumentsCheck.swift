@@ -8,7 +8,7 @@ enum ArgumentsCheck {
             let named = statement.parameterNames.compactMap { $0 }.filter { !$0.hasPrefix("?") }
             if !named.isEmpty, !values.isEmpty {
                 throw .invalidRequest(
-                    "The statement uses named parameters (\(named.joined(separator: ", "))); pass params as an object keyed by name.")
+                    "The statement uses named parameters (\(named.joined(separator: ", "))); give the values by name: params as a list of {\"name\", \"value\"}.")
             }
             if named.isEmpty, values.count != statement.parameterCount {
                 throw .invalidRequest(
@@ -22,7 +22,7 @@ enum ArgumentsCheck {
             let missing = statement.parameterNames.map { $0 ?? "?" }.filter { !given.contains(Self.bareName($0)) }
             if !missing.isEmpty {
                 throw .invalidRequest(
-                    "Missing values for parameter(s) \(missing.joined(separator: ", ")). Named values bind :name, @name and $name parameters; use an array for ? parameters.")
+                    "Missing values for parameter(s) \(missing.joined(separator: ", ")). Named values bind :name, @name and $name parameters; give a list of plain values for ? parameters.")
             }
         }
     }

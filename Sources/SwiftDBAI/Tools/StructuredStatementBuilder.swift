@@ -29,7 +29,7 @@ public struct StructuredStatementBuilder: Sendable {
     public func insert(into tableName: String, rows: [[String: SQLValue]]) throws(SwiftDBAIError) -> [BoundStatement] {
         let table = try writableTable(tableName)
         guard !rows.isEmpty else {
-            throw .invalidRequest("Give at least one row to insert, as an object of column → value.")
+            throw .invalidRequest("Give at least one row to insert.")
         }
         return try rows.map { (row) throws(SwiftDBAIError) -> BoundStatement in
             let assignments = try resolvedAssignments(row, in: table)
@@ -56,7 +56,7 @@ public struct StructuredStatementBuilder: Sendable {
         let table = try writableTable(tableName)
         let assignments = try resolvedAssignments(values, in: table)
         guard !assignments.isEmpty else {
-            throw .invalidRequest("Give at least one column to set, as an object of column → value.")
+            throw .invalidRequest("Give at least one column to set.")
         }
         let setClause = assignments.map { "\(SQLIdentifier.quote($0.column)) = ?" }.joined(separator: ", ")
         let condition = try whereClause(filter, in: table, allRows: allRows, operation: .update)

@@ -75,6 +75,8 @@ public enum DBAIManifest {
                 ["name": .string(tool.name), "description": .string(tool.description ?? "")]
             }),
             "tools_generated": false,
+            // explore_database, write_query and explain_table inline the served schema: made at run time.
+            "prompts_generated": true,
             "compatibility": ["platforms": ["darwin", "linux"]],
             "_meta": .object([metaNamespace: ["tools": fullTools]]),
         ]

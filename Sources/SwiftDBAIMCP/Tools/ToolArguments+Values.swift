@@ -106,6 +106,11 @@ extension ToolArguments {
             throw ToolCallError(
                 "\(name).op must be one of \(InputSchema.operators.joined(separator: ", ")).", code: "invalid_arguments")
         }
+        // In the map shape an object with a base64 key is a blob value, not an operator.
+        guard op.lowercased() != "base64" else {
+            throw ToolCallError(
+                "\(name).op must be one of \(InputSchema.operators.joined(separator: ", ")).", code: "invalid_arguments")
+        }
         let filter = try decodeFilter([column: [op: value]], name: name)
         return filter.conditions
     }
