@@ -220,6 +220,14 @@ struct AskToolTests {
         #expect(structured["sql"] == "SELECT count(*) AS artists FROM Artist")
         #expect(structured["rows"] == [[275]])
         #expect(structured["conversation_id"]?.stringValue?.isEmpty == false)
+
+        // A strict client sends conversation_id null or "" for a new conversation.
+        for notGiven: Value in [.null, ""] {
+            let fresh = try await client.call("ask", ["question": "How many artists?", "conversation_id": notGiven])
+            #expect(fresh.isError != true)
+            let id = fresh.structuredContent?.objectValue?["conversation_id"]?.stringValue
+            #expect(id != nil && id != structured["conversation_id"]?.stringValue)
+        }
     }
 
     @Test("a write written by the model is refused under readonly, and nothing changes")

@@ -70,6 +70,12 @@ struct DatabasePromptsTests {
         #expect(resource.values == ["Artist"])
         let other = try await client.complete(promptName: "write_query", argumentName: "question", argumentValue: "wh")
         #expect(other.values.isEmpty)
+        await #expect(throws: MCPError.self) {
+            _ = try await client.complete(promptName: "nope", argumentName: "table", argumentValue: "")
+        }
+        await #expect(throws: MCPError.self) {
+            _ = try await client.complete(resourceURI: "sqlite://other/{x}", argumentName: "x", argumentValue: "")
+        }
     }
 
     @Test("the first questions' SQL runs on both sample databases", arguments: ["chinook.sqlite", "northwind.sqlite"])

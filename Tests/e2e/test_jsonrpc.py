@@ -464,7 +464,9 @@ def test_a_notification_or_a_stray_response_gets_no_reply(pipe, line: str) -> No
     "method, params",
     [
         pytest.param("no/such/method", {}, id="unknown-method"),
-        pytest.param("prompts/list", None, id="prompts-not-offered"),
+        pytest.param("prompts/get", {}, id="prompt-without-name"),
+        pytest.param("prompts/get", {"name": "explain_table", "arguments": {"table": 5}}, id="prompt-argument-number"),
+        pytest.param("completion/complete", {"ref": {"type": "ref/other"}, "argument": {"name": "a", "value": ""}}, id="complete-bad-ref"),
         pytest.param("resources/read", {}, id="read-without-uri"),
         pytest.param("resources/read", {"uri": 5}, id="read-uri-number"),
         pytest.param("logging/setLevel", {"level": "loudest"}, id="unknown-log-level"),

@@ -109,3 +109,8 @@ async def test_table_names_complete(server) -> None:
         assert completion_values(await complete_table(connection, "TRACK"))[0] == ["Track", "PlaylistTrack"]
         assert completion_values(await complete_table(connection, "Art", resource=True))[0] == ["Artist"]
         assert completion_values(await complete_table(connection, "zzz"))[0] == []
+        from mcp import types
+
+        with pytest.raises(Exception) as raised:
+            await connection.session.complete(types.PromptReference(type="ref/prompt", name="nope"), {"name": "table", "value": ""})
+        assert getattr(getattr(raised.value, "error", None), "code", None) == -32602

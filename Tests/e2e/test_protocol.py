@@ -34,7 +34,8 @@ async def test_initialize_negotiates_latest_version_and_declares_capabilities(se
         assert capabilities.tools is not None
         assert capabilities.resources is not None
         assert capabilities.logging is not None
-        assert capabilities.prompts is None, "prompts are not offered"
+        assert capabilities.prompts is not None, "prompts are offered (test_prompts.py)"
+        assert capabilities.completions is not None, "table names complete"
         assert result.instructions and "readonly" in result.instructions
         assert isinstance(await connection.session.send_ping(), types.EmptyResult)
 
@@ -74,7 +75,9 @@ async def test_every_tool_has_schemas_and_annotations(server) -> None:
     assert tools["delete"].annotations.destructiveHint is True
     for name in READ_TOOLS:
         assert tools[name].annotations.destructiveHint is False
-    assert tools["query"].inputSchema["required"] == ["sql"]
+    # Every property is required (strict function calling); an optional one accepts null.
+    assert tools["query"].inputSchema["required"] == ["sql", "params", "max_rows"]
+    assert tools["query"].inputSchema["properties"]["max_rows"]["type"] == ["integer", "null"]
     assert set(tools["aggregate"].inputSchema["properties"]["function"]["enum"]) == {
         "count", "sum", "avg", "min", "max", "total",
     }  # fmt: skip
@@ -107,14 +110,6 @@ async def test_unknown_tool_is_a_json_rpc_error(server) -> None:
             await connection.call("drop_everything", {})
     assert "drop_everything" in raised.value.error.message
     assert "query" in raised.value.error.message, "the message lists the available tools"
-
-
-async def test_prompts_are_not_offered(server) -> None:
-    async with server() as connection:
-        assert connection.session.get_server_capabilities().prompts is None
-        with pytest.raises(McpError) as raised:
-            await connection.session.list_prompts()
-    assert raised.value.error.code == types.METHOD_NOT_FOUND
 
 
 async def test_bad_tool_arguments_are_refused_with_a_message(server) -> None:

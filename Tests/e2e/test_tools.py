@@ -106,7 +106,7 @@ async def test_query_binds_array_and_object_params(server, chinook: Path) -> Non
         mixed_up = await connection.call("query", {"sql": "SELECT :n AS n", "params": [5]})
     assert positional.structuredContent["rows"] == [["AC/DC"], ["Accept"]]
     assert named.structuredContent["rows"] == [[oracle(chinook, "SELECT count(*) FROM Track WHERE GenreId = 1")[0][0]]]
-    assert_tool_error(mixed_up, "object")
+    assert_tool_error(mixed_up, "by name")
 
 
 async def test_query_truncates_at_max_rows(server) -> None:

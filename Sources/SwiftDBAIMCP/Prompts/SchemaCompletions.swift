@@ -10,9 +10,20 @@ struct SchemaCompletions: Sendable {
     static let maximumValues = 100
 
     func complete(_ parameters: Complete.Parameters) async throws -> Complete.Result {
-        let completesTables = switch parameters.ref {
-        case .prompt(let prompt): prompt.name == DatabasePrompts.explainTable && parameters.argument.name == "table"
-        case .resource(let resource): resource.uri == SchemaResources.templates.first?.uriTemplate && parameters.argument.name == "name"
+        let completesTables: Bool
+        switch parameters.ref {
+        case .prompt(let prompt):
+            guard DatabasePrompts.prompts.contains(where: { $0.name == prompt.name }) else {
+                throw MCPError.invalidParams(
+                    "Unknown prompt \(prompt.name). Prompts: \(DatabasePrompts.prompts.map(\.name).joined(separator: ", ")).")
+            }
+            completesTables = prompt.name == DatabasePrompts.explainTable && parameters.argument.name == "table"
+        case .resource(let resource):
+            guard SchemaResources.templates.contains(where: { $0.uriTemplate == resource.uri }) else {
+                throw MCPError.invalidParams(
+                    "Unknown resource template \(resource.uri). Templates: \(SchemaResources.templates.map(\.uriTemplate).joined(separator: ", ")).")
+            }
+            completesTables = parameters.argument.name == "name"
         }
         guard completesTables else { return Complete.Result(completion: .init(values: [], total: 0, hasMore: false)) }
         let schema: DatabaseSchema

@@ -54,18 +54,19 @@ enum InputSchema {
         return ["anyOf": [schema, ["type": "null"]]]
     }
 
+    /// The branches of a scalar value: every branch typed (Gemini wants a type on each node),
+    /// null joined to the string branch.
+    private static let scalarBranches: [Value] = [["type": ["string", "null"]], ["type": "number"], ["type": "boolean"]]
+
     /// One SQL value: a string, a number, a boolean (bound as 1 or 0) or null.
     static let value: Value = [
-        "anyOf": [["type": ["string", "null"]], ["type": "number"], ["type": "boolean"]],
+        "anyOf": .array(scalarBranches),
         "description": "A string, a number, a boolean (stored as 1/0) or null.",
     ]
 
     /// A value, or a list of values (for `in`, `not_in` and `between`).
     static let valueOrList: Value = [
-        "anyOf": [
-            ["type": ["string", "null"]], ["type": "number"], ["type": "boolean"],
-            ["type": "array", "items": value],
-        ],
+        "anyOf": .array(scalarBranches + [["type": "array", "items": value]]),
         "description": "The value compared; a list for in and not_in, [low, high] for between, true or false for is_null.",
     ]
 
@@ -101,10 +102,9 @@ enum InputSchema {
     /// `params`: values bound to the statement's parameters.
     static let params = optional(list(
         of: [
-            "anyOf": [
-                ["type": ["string", "null"]], ["type": "number"], ["type": "boolean"],
+            "anyOf": .array(scalarBranches + [
                 object(["name": scalar("string", "The parameter's name, e.g. id for :id."), "value": value]),
-            ],
+            ]),
         ],
         "Values bound to the statement's parameters instead of being written into the SQL: a list of values for ?, ?1 "
             + "parameters, or a list of {\"name\", \"value\"} for :name parameters."))
