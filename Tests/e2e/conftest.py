@@ -1,7 +1,7 @@
 """Fixtures for the end-to-end tests of `dbai-mcp`.
 
 The tests drive the built binary over real stdio with the official Python MCP client
-(`mcp==1.30.0`). They never build it: set `DBAI_MCP_BIN`, or build first with
+(`mcp` 1.x or 2.x: the differences are bridged in mcp_compat.py). They never build it: set `DBAI_MCP_BIN`, or build first with
 `swift build --product dbai-mcp` (the fixture then asks `swift build --show-bin-path`).
 """
 
@@ -14,7 +14,6 @@ import shutil
 import subprocess
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
 from pathlib import Path
 from typing import Any, AsyncIterator
 
@@ -25,6 +24,10 @@ from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.shared.message import SessionMessage
 
+from mcp_compat import CLIENT_SENDS_CANCELLED, cancelled_notification, install_wire_name_accessors, timeout
+
+install_wire_name_accessors()
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CHINOOK = REPO_ROOT / "Examples" / "chinook.sqlite"
 
@@ -32,7 +35,7 @@ CHINOOK = REPO_ROOT / "Examples" / "chinook.sqlite"
 ERROR_CODE_KEY = "io.github.swiftdbai/error_code"
 
 #: How long any single request may take before a test fails instead of hanging.
-REQUEST_TIMEOUT = timedelta(seconds=30)
+REQUEST_TIMEOUT_SECONDS = 30.0
 
 _server_numbers = itertools.count(1)
 
@@ -134,14 +137,10 @@ class Connection:
         return await self.session.call_tool(name, arguments, **kwargs)
 
     async def cancel(self, request_id: int | str, reason: str = "test cancelled it") -> None:
-        """Sends notifications/cancelled for one request (the client SDK does not send it itself)."""
-        await self.session.send_notification(
-            types.ClientNotification(
-                types.CancelledNotification(
-                    params=types.CancelledNotificationParams(requestId=request_id, reason=reason)
-                )
-            )
-        )
+        """Sends notifications/cancelled for one request, where the client SDK does not send it
+        itself (mcp 1.x); mcp 2.x sends it when the caller then cancels the request's scope."""
+        if not CLIENT_SENDS_CANCELLED:
+            await self.session.send_notification(cancelled_notification(request_id, reason))
 
 
 def _single_failure(group: BaseExceptionGroup) -> Exception | None:
@@ -209,9 +208,9 @@ async def _connect(
                 group.start_soon(forward)
                 try:
                     async with ClientSession(
-                        read_stream, relay_send, read_timeout_seconds=REQUEST_TIMEOUT, **session_options
+                        read_stream, relay_send, read_timeout_seconds=timeout(REQUEST_TIMEOUT_SECONDS), **session_options
                     ) as session:
-                        with anyio.fail_after(REQUEST_TIMEOUT.total_seconds()):
+                        with anyio.fail_after(REQUEST_TIMEOUT_SECONDS):
                             initialized = await session.initialize()
                         yield Connection(session, initialized, sent, stderr_path)
                 finally:

@@ -23,12 +23,6 @@ pytestmark = pytest.mark.anyio
 SCALAR_TYPES = {"string", "integer", "number", "boolean"}
 
 
-def input_schema(tool: Any) -> dict[str, Any]:
-    """A listed tool's input schema (`inputSchema` in mcp 1.x, `input_schema` in 2.x)."""
-    schema = getattr(tool, "inputSchema", None)
-    return schema if schema is not None else tool.input_schema
-
-
 def violations(node: Any, path: str = "$") -> list[str]:
     """What makes a schema node unportable: the rules of DESIGN.md's "Portable schemas"."""
     if not isinstance(node, dict):
@@ -65,7 +59,7 @@ def violations(node: Any, path: str = "$") -> list[str]:
 
 
 async def listed_schemas(connection) -> dict[str, dict[str, Any]]:
-    return {tool.name: input_schema(tool) for tool in (await connection.session.list_tools()).tools}
+    return {tool.name: tool.inputSchema for tool in (await connection.session.list_tools()).tools}
 
 
 async def test_every_advertised_input_schema_is_portable(server) -> None:

@@ -22,10 +22,7 @@ def prompt_text(result: Any) -> str:
 
 def completion_values(result: Any) -> tuple[list[str], int | None, bool | None]:
     completion = result.completion
-    has_more = getattr(completion, "hasMore", None)
-    if has_more is None:
-        has_more = getattr(completion, "has_more", None)
-    return completion.values, completion.total, has_more
+    return completion.values, completion.total, completion.hasMore
 
 
 async def test_prompts_are_listed_with_their_arguments(server) -> None:

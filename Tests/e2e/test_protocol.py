@@ -9,9 +9,8 @@ from urllib.parse import quote
 
 import pytest
 from mcp import types
-from mcp.shared.exceptions import McpError
-from pydantic import AnyUrl
 
+from mcp_compat import McpError
 from conftest import assert_tool_error
 
 pytestmark = pytest.mark.anyio
@@ -138,7 +137,7 @@ async def test_resource_templates_list_the_table_template(server) -> None:
 
 async def test_read_schema_resource_is_json_of_all_visible_tables(server) -> None:
     async with server() as connection:
-        read = await connection.session.read_resource(AnyUrl("sqlite://schema"))
+        read = await connection.session.read_resource("sqlite://schema")
     assert len(read.contents) == 1
     content = read.contents[0]
     assert isinstance(content, types.TextResourceContents)
@@ -155,12 +154,12 @@ async def test_table_template_reads_a_percent_encoded_name(server, chinook: Path
     expected_uri = "sqlite://table/" + quote("Order Items")
     async with server() as connection:
         listed = [str(resource.uri) for resource in (await connection.session.list_resources()).resources]
-        spaced = await connection.session.read_resource(AnyUrl(expected_uri))
-        genre = await connection.session.read_resource(AnyUrl("sqlite://table/Genre"))
+        spaced = await connection.session.read_resource(expected_uri)
+        genre = await connection.session.read_resource("sqlite://table/Genre")
         with pytest.raises(McpError) as unknown:
-            await connection.session.read_resource(AnyUrl("sqlite://table/NoSuchTable"))
+            await connection.session.read_resource("sqlite://table/NoSuchTable")
         with pytest.raises(McpError):
-            await connection.session.read_resource(AnyUrl("sqlite://elsewhere"))
+            await connection.session.read_resource("sqlite://elsewhere")
     assert expected_uri in listed
     table = json.loads(spaced.contents[0].text)
     assert table["name"] == "Order Items"

@@ -7,9 +7,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from mcp.shared.exceptions import McpError
-from pydantic import AnyUrl
 
+from mcp_compat import McpError
 from conftest import assert_tool_error, error_code, result_text, sha256
 
 pytestmark = pytest.mark.anyio
@@ -192,11 +191,11 @@ async def test_hidden_tables_are_absent_from_schema_and_resources(server, chinoo
         one = await connection.call("describe_schema", {"table": "Track"})
         view = await connection.call("describe_schema", {"table": "TrackNames"})
         resources = await session.list_resources()
-        schema = await session.read_resource(AnyUrl("sqlite://schema"))
+        schema = await session.read_resource("sqlite://schema")
         with pytest.raises(McpError):
-            await session.read_resource(AnyUrl("sqlite://table/Track"))
+            await session.read_resource("sqlite://table/Track")
         with pytest.raises(McpError):
-            await session.read_resource(AnyUrl("sqlite://table/TrackNames"))
+            await session.read_resource("sqlite://table/TrackNames")
     assert sorted(table["name"] for table in described.structuredContent["tables"]) == ["Album", "Artist"]
     assert "Track" not in described.structuredContent["ddl"].replace("Tracks", "")
     assert_tool_error(one)
