@@ -26,7 +26,11 @@ extension ToolArguments {
                     guard named[key] == nil else {
                         throw ToolCallError("\(name) names the parameter \(key) twice.", code: "invalid_arguments")
                     }
-                    named[key] = try SQLValue(toolArgument: pair["value"] ?? .null, name: "\(name)[\(index)].value")
+                    guard let value = pair["value"] else {
+                        throw ToolCallError(
+                            "\(name)[\(index)] needs a value (null binds NULL).", code: "invalid_arguments")
+                    }
+                    named[key] = try SQLValue(toolArgument: value, name: "\(name)[\(index)].value")
                 }
                 return .named(named)
             }
