@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
 
-from conftest import run_binary, sha256
+from conftest import REPO_ROOT, run_binary, sha256
 
 
 def test_version_prints_a_version_and_exits_zero(dbai_bin: Path) -> None:
@@ -15,6 +17,24 @@ def test_version_prints_a_version_and_exits_zero(dbai_bin: Path) -> None:
     assert completed.stdout.strip(), "--version prints the version on stdout"
     assert any(character.isdigit() for character in completed.stdout)
     assert "." in completed.stdout
+
+
+def test_server_json_describes_this_version_for_the_mcp_registry(dbai_bin: Path) -> None:
+    """server.json (the MCP registry's format) names the version --version prints and the
+    manifest carries, and the flags it documents are ones the binary accepts."""
+    server = json.loads((REPO_ROOT / "server.json").read_text())
+    manifest = json.loads((REPO_ROOT / "mcp-manifest.json").read_text())
+    version = run_binary(dbai_bin, "--version").stdout.strip()
+    assert server["version"] == manifest["version"] == version
+    assert all(package["version"] == version for package in server["packages"] if "version" in package)
+    assert server["$schema"].startswith("https://static.modelcontextprotocol.io/schemas/")
+    assert re.fullmatch(r"[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+", server["name"])
+    assert server["name"].startswith("io.github.") and 1 <= len(server["description"]) <= 100
+    help_text = run_binary(dbai_bin, "--help").stdout
+    for package in server["packages"]:
+        assert package["transport"] == {"type": "stdio"}
+        for argument in package.get("packageArguments", []):
+            assert argument["type"] == "named" and argument["name"] in help_text, argument
 
 
 def test_help_mentions_db_and_allow(dbai_bin: Path) -> None:
