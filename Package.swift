@@ -10,6 +10,7 @@ let package = Package(
     ],
     products: [
         .library(name: "SwiftDBAI", targets: ["SwiftDBAI"]),
+        .library(name: "SwiftDBAIAsyncHTTPClient", targets: ["SwiftDBAIAsyncHTTPClient"]),
         .library(name: "SwiftDBAIMCP", targets: ["SwiftDBAIMCP"]),
         .executable(name: "dbai-mcp", targets: ["dbai-mcp"]),
     ],
@@ -18,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .target(
@@ -29,6 +33,19 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // The language models' HTTP transport on AsyncHTTPClient, kept out of the core library so
+        // that it links neither NIO nor FoundationNetworking.
+        .target(
+            name: "SwiftDBAIAsyncHTTPClient",
+            dependencies: [
+                "SwiftDBAI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .target(
             name: "SwiftDBAIMCP",
             dependencies: [
@@ -37,10 +54,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What the static release binary (Scripts/build-release) links in: the libcurl functions
+        // FoundationNetworking (linked in by the MCP SDK) calls, loading libcurl on first use, so
+        // the binary does not need libcurl; and the subset of ICU's data it carries.
+        .target(
+            name: "CStaticBinarySupport",
+            cSettings: [.define("DBAI_LAZY_LIBCURL", .when(platforms: [.linux], configuration: .release))]
+        ),
         .executableTarget(
             name: "dbai-mcp",
             dependencies: [
                 "SwiftDBAIMCP",
+                "SwiftDBAIAsyncHTTPClient",
+                .target(name: "CStaticBinarySupport", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -52,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftDBAITests",
-            dependencies: ["SwiftDBAI"]
+            dependencies: ["SwiftDBAI", "SwiftDBAIAsyncHTTPClient"]
         ),
         .testTarget(
             name: "SwiftDBAIMCPTests",

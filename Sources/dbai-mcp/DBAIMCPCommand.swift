@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SwiftDBAI
+import SwiftDBAIAsyncHTTPClient
 import SwiftDBAIMCP
 
 /// `dbai-mcp`: flags → configuration → server. No other logic lives here.
@@ -137,7 +138,9 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         if let llm {
             do {
                 languageModel = try LanguageModelSpecifier(parsing: llm, baseURL: llmBaseURL)
-                    .makeModel(environment: ProcessInfo.processInfo.environment, timeout: .seconds(llmTimeoutSeconds))
+                    .makeModel(
+                        environment: ProcessInfo.processInfo.environment, transport: .asyncHTTPClient,
+                        timeout: .seconds(llmTimeoutSeconds))
             } catch {
                 FileHandle.standardError.write(Data("dbai-mcp: \(error.description)\n".utf8))
                 throw ExitCode(1)

@@ -70,6 +70,21 @@ async def test_ask_refuses_a_write_under_readonly(dbai_bin: Path, chinook: Path)
     assert sha256(chinook) == before
 
 
+def send_chat_completion(handler: BaseHTTPRequestHandler, model: str, content: str) -> None:
+    """Answers with an OpenAI chat completion whose message is `content`."""
+    reply = {
+        "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": model,
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+    }
+    data = json.dumps(reply).encode()
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
+
+
 class FakeOpenAI(BaseHTTPRequestHandler):
     """Answers /v1/chat/completions like an OpenAI-compatible server; records the requests."""
 
@@ -81,17 +96,7 @@ class FakeOpenAI(BaseHTTPRequestHandler):
         FakeOpenAI.requests.append({"path": self.path, "body": body, "authorization": self.headers.get("Authorization")})
         prompt = body["messages"][-1]["content"]
         content = sql_or_summary(prompt, json.dumps({"sql": FakeOpenAI.sql}), "There are 3503 tracks.")
-        reply = {
-            "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": body["model"],
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
-            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
-        }
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        send_chat_completion(self, body["model"], content)
 
     def log_message(self, *args: Any) -> None:
         pass
@@ -137,3 +142,59 @@ async def test_ask_reports_an_unreachable_model(dbai_bin: Path, chinook: Path) -
         result = await connection.call("ask", {"question": "How many tracks are there?"})
         assert_tool_error(result, "could not be reached")
         assert error_code(result) == "model_error"
+
+
+class BarrierOpenAI(BaseHTTPRequestHandler):
+    """An OpenAI-compatible model that answers nothing until `expected` requests are in flight at
+    once (or 15 s pass): a server that sends its model calls one at a time never gets there."""
+
+    expected = 5
+    lock = threading.Lock()
+    all_arrived = threading.Event()
+    in_flight = 0
+    most_in_flight = 0
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server API)
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        cls = BarrierOpenAI
+        with cls.lock:
+            cls.in_flight += 1
+            cls.most_in_flight = max(cls.most_in_flight, cls.in_flight)
+            if cls.in_flight >= cls.expected:
+                cls.all_arrived.set()
+        cls.all_arrived.wait(timeout=15)
+        with cls.lock:
+            cls.in_flight -= 1
+        send_chat_completion(self, body["model"], json.dumps({"sql": "SELECT COUNT(*) AS tracks FROM Track"}))
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+async def test_concurrent_asks_reach_the_model_at_once(dbai_bin: Path, chinook: Path) -> None:
+    """Five asks in flight are five model requests in flight: nothing serialises them (the
+    URLSession-era limiter sent one at a time on Linux)."""
+    import anyio
+
+    BarrierOpenAI.in_flight = BarrierOpenAI.most_in_flight = 0
+    BarrierOpenAI.all_arrived = threading.Event()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), BarrierOpenAI)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    try:
+        async with connect(
+            dbai_bin, chinook, "--llm", "openai-compatible:m", "--llm-base-url", base_url,
+            "--llm-summary", "deterministic",
+        ) as connection:
+            results: list[dict[str, Any]] = []
+
+            async def ask(index: int) -> None:
+                results.append(assert_tool_ok(await connection.call("ask", {"question": f"How many tracks? ({index})"})))
+
+            async with anyio.create_task_group() as group:
+                for index in range(5):
+                    group.start_soon(ask, index)
+        assert [result["rows"] for result in results] == [[[3503]]] * 5
+        assert BarrierOpenAI.most_in_flight == 5
+    finally:
+        server.shutdown()

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// let specifier = try LanguageModelSpecifier(parsing: "openai-compatible:qwen", baseURL: "http://127.0.0.1:8088/v1")
-/// let model = try specifier.makeModel(environment: ProcessInfo.processInfo.environment)
+/// let model = try specifier.makeModel(environment: ProcessInfo.processInfo.environment, transport: .asyncHTTPClient)
 /// ```
 ///
 /// API keys come from the environment only: `OPENAI_API_KEY`, `ANTHROPIC_API_KEY` and
@@ -101,31 +101,33 @@ public struct LanguageModelSpecifier: Sendable, Hashable, CustomStringConvertibl
     ///
     /// - Parameters:
     ///   - environment: Where API keys are read (the process environment in the command line).
+    ///   - transport: What carries the requests (`.asyncHTTPClient` from `SwiftDBAIAsyncHTTPClient`).
     ///   - timeout: The longest one attempt may take.
     ///   - retryPolicy: How transient failures are retried.
     /// - Throws: ``LanguageModelError/invalidConfiguration(_:)`` naming the environment variable
     ///   when a required API key is missing.
     public func makeModel(
         environment: [String: String],
+        transport: any HTTPTransport,
         timeout: Duration = .seconds(60),
         retryPolicy: RetryPolicy = .standard
     ) throws(LanguageModelError) -> any LanguageModel {
         switch provider {
         case .openAI:
             return try OpenAICompatibleModel.fromEnvironment(
-                model: model, baseURL: baseURL ?? OpenAICompatibleModel.openAIBaseURL, environment: environment,
+                model: model, transport: transport, baseURL: baseURL ?? OpenAICompatibleModel.openAIBaseURL, environment: environment,
                 timeout: timeout, retryPolicy: retryPolicy)
         case .anthropic:
             return try AnthropicModel.fromEnvironment(
-                model: model, baseURL: baseURL ?? AnthropicModel.defaultBaseURL, environment: environment,
+                model: model, transport: transport, baseURL: baseURL ?? AnthropicModel.defaultBaseURL, environment: environment,
                 timeout: timeout, retryPolicy: retryPolicy)
         case .gemini:
             return try GeminiModel.fromEnvironment(
-                model: model, baseURL: baseURL ?? GeminiModel.defaultBaseURL, environment: environment,
+                model: model, transport: transport, baseURL: baseURL ?? GeminiModel.defaultBaseURL, environment: environment,
                 timeout: timeout, retryPolicy: retryPolicy)
         case .ollama:
             return OllamaModel(
-                model: model, apiKey: environment[Self.ollamaAPIKeyVariable],
+                model: model, transport: transport, apiKey: environment[Self.ollamaAPIKeyVariable],
                 baseURL: baseURL ?? OllamaModel.defaultBaseURL, timeout: timeout, retryPolicy: retryPolicy)
         case .openAICompatible:
             guard let baseURL else {
@@ -133,7 +135,7 @@ public struct LanguageModelSpecifier: Sendable, Hashable, CustomStringConvertibl
                     "openai-compatible:\(model) needs a base URL, for example http://127.0.0.1:8080/v1.")
             }
             return OpenAICompatibleModel(
-                model: model, apiKey: environment[Self.openAICompatibleAPIKeyVariable], baseURL: baseURL,
+                model: model, transport: transport, apiKey: environment[Self.openAICompatibleAPIKeyVariable], baseURL: baseURL,
                 timeout: timeout, retryPolicy: retryPolicy)
         }
     }

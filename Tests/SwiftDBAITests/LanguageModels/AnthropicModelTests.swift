@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAIAsyncHTTPClient
 
 /// Messages API bodies as Anthropic sends them.
 enum AnthropicWire {
@@ -67,7 +68,7 @@ struct AnthropicModelTests {
 
     private func model(_ server: ReplayHTTPServer, retryPolicy: RetryPolicy = Fixtures.fastRetry) -> AnthropicModel {
         AnthropicModel(
-            model: "claude-sonnet-4-5", apiKey: Fixtures.apiKey, baseURL: server.baseURL, timeout: .seconds(10),
+            model: "claude-sonnet-4-5", transport: .asyncHTTPClient, apiKey: Fixtures.apiKey, baseURL: server.baseURL, timeout: .seconds(10),
             retryPolicy: retryPolicy)
     }
 

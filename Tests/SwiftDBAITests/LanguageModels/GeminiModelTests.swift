@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAIAsyncHTTPClient
 
 /// `generateContent` bodies as the Gemini API sends them.
 enum GeminiWire {
@@ -125,7 +126,7 @@ struct GeminiModelTests {
 
     private func model(_ server: ReplayHTTPServer, model name: String = "gemini-2.5-flash") -> GeminiModel {
         GeminiModel(
-            model: name, apiKey: Fixtures.apiKey, baseURL: server.url("v1beta"), timeout: .seconds(10),
+            model: name, transport: .asyncHTTPClient, apiKey: Fixtures.apiKey, baseURL: server.url("v1beta"), timeout: .seconds(10),
             retryPolicy: Fixtures.fastRetry)
     }
 

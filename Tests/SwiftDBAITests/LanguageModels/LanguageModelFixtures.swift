@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAIAsyncHTTPClient
 
 /// Requests, keys and helpers the provider tests share.
 enum LanguageModelFixtures {
@@ -84,18 +85,18 @@ enum ProviderKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .openAI:
             return OpenAICompatibleModel(
-                model: "gpt-4o-mini", apiKey: apiKey, baseURL: baseURL.appendingPathComponent("v1"), timeout: timeout,
+                model: "gpt-4o-mini", transport: .asyncHTTPClient, apiKey: apiKey, baseURL: baseURL.appendingPathComponent("v1"), timeout: timeout,
                 retryPolicy: retryPolicy)
         case .anthropic:
             return AnthropicModel(
-                model: "claude-sonnet-4-5", apiKey: apiKey, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
+                model: "claude-sonnet-4-5", transport: .asyncHTTPClient, apiKey: apiKey, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
         case .gemini:
             return GeminiModel(
-                model: "gemini-2.5-flash", apiKey: apiKey, baseURL: baseURL.appendingPathComponent("v1beta"),
+                model: "gemini-2.5-flash", transport: .asyncHTTPClient, apiKey: apiKey, baseURL: baseURL.appendingPathComponent("v1beta"),
                 timeout: timeout, retryPolicy: retryPolicy)
         case .ollama:
             return OllamaModel(
-                model: "qwen2.5-coder:7b", apiKey: apiKey, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
+                model: "qwen2.5-coder:7b", transport: .asyncHTTPClient, apiKey: apiKey, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAIAsyncHTTPClient
 
 @Suite("LanguageModelSpecifier")
 struct LanguageModelSpecifierTests {
@@ -22,7 +23,7 @@ struct LanguageModelSpecifierTests {
     func parses(text: String, baseURL: String?, name: String, expectedBaseURL: String) throws {
         let specifier = try LanguageModelSpecifier(parsing: text, baseURL: baseURL)
         #expect(specifier.description == name)
-        let model = try specifier.makeModel(environment: Self.environment)
+        let model = try specifier.makeModel(environment: Self.environment, transport: .asyncHTTPClient)
         #expect(model.name == name)
         let madeBaseURL: URL? = switch model {
         case let model as OpenAICompatibleModel: model.baseURL
@@ -75,7 +76,7 @@ struct LanguageModelSpecifierTests {
         var environment = Self.environment
         environment[variable] = "  "
         #expect {
-            _ = try specifier.makeModel(environment: environment)
+            _ = try specifier.makeModel(environment: environment, transport: .asyncHTTPClient)
         } throws: { error in
             guard case LanguageModelError.invalidConfiguration(let message) = error else { return false }
             return message.contains(variable)
@@ -84,10 +85,10 @@ struct LanguageModelSpecifierTests {
 
     @Test("local providers need no key")
     func localNeedsNoKey() throws {
-        let ollama = try LanguageModelSpecifier(parsing: "ollama:llama3.2").makeModel(environment: [:])
+        let ollama = try LanguageModelSpecifier(parsing: "ollama:llama3.2").makeModel(environment: [:], transport: .asyncHTTPClient)
         #expect(ollama.name == "ollama:llama3.2")
         let local = try LanguageModelSpecifier(parsing: "openai-compatible:qwen", baseURL: "http://127.0.0.1:8088/v1")
-            .makeModel(environment: [:])
+            .makeModel(environment: [:], transport: .asyncHTTPClient)
         #expect(local.capabilities == LanguageModelCapabilities(toolCalling: true, structuredOutput: true))
     }
 
@@ -96,10 +97,10 @@ struct LanguageModelSpecifierTests {
         let server = try ReplayHTTPServer([.json(OpenAIWire.textAnswer), .json(OpenAIWire.textAnswer)])
         let specifier = try LanguageModelSpecifier(
             parsing: "openai-compatible:qwen", baseURL: server.url("v1").absoluteString)
-        _ = try await specifier.makeModel(environment: Self.environment).respond(to: LanguageModelFixtures.question)
+        _ = try await specifier.makeModel(environment: Self.environment, transport: .asyncHTTPClient).respond(to: LanguageModelFixtures.question)
         #expect(server.requests.last?.headers["authorization"] == nil)
         let withOwnKey = Self.environment.merging(["OPENAI_COMPATIBLE_API_KEY": "vllm-key"]) { $1 }
-        _ = try await specifier.makeModel(environment: withOwnKey).respond(to: LanguageModelFixtures.question)
+        _ = try await specifier.makeModel(environment: withOwnKey, transport: .asyncHTTPClient).respond(to: LanguageModelFixtures.question)
         #expect(server.requests.last?.headers["authorization"] == "Bearer vllm-key")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAIAsyncHTTPClient
 
 /// `/api/chat` bodies as Ollama sends them with `"stream": false`.
 enum OllamaWire {
@@ -50,7 +51,7 @@ struct OllamaModelTests {
 
     private func model(_ server: ReplayHTTPServer, apiKey: String? = nil) -> OllamaModel {
         OllamaModel(
-            model: "qwen2.5-coder:7b", apiKey: apiKey, baseURL: server.baseURL, timeout: .seconds(10),
+            model: "qwen2.5-coder:7b", transport: .asyncHTTPClient, apiKey: apiKey, baseURL: server.baseURL, timeout: .seconds(10),
             retryPolicy: Fixtures.fastRetry)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAIAsyncHTTPClient
 
 /// Chat completions bodies as OpenAI and llama.cpp server send them.
 enum OpenAIWire {
@@ -121,7 +122,7 @@ struct OpenAICompatibleModelTests {
         capabilities: LanguageModelCapabilities = LanguageModelCapabilities(toolCalling: true, structuredOutput: true)
     ) -> OpenAICompatibleModel {
         OpenAICompatibleModel(
-            model: "gpt-4o-mini", apiKey: apiKey, baseURL: server.url("v1"), structuredOutputStyle: style,
+            model: "gpt-4o-mini", transport: .asyncHTTPClient, apiKey: apiKey, baseURL: server.url("v1"), structuredOutputStyle: style,
             capabilities: capabilities, timeout: .seconds(10), retryPolicy: Fixtures.fastRetry)
     }
 
@@ -295,8 +296,8 @@ struct OpenAICompatibleModelTests {
 
     @Test("names: openai: against OpenAI, openai-compatible: elsewhere")
     func names() throws {
-        #expect(OpenAICompatibleModel(model: "gpt-4o-mini", apiKey: "k").name == "openai:gpt-4o-mini")
+        #expect(OpenAICompatibleModel(model: "gpt-4o-mini", transport: .asyncHTTPClient, apiKey: "k").name == "openai:gpt-4o-mini")
         let local = try #require(URL(string: "http://127.0.0.1:8088/v1"))
-        #expect(OpenAICompatibleModel(model: "qwen", baseURL: local).name == "openai-compatible:qwen")
+        #expect(OpenAICompatibleModel(model: "qwen", transport: .asyncHTTPClient, baseURL: local).name == "openai-compatible:qwen")
     }
 }

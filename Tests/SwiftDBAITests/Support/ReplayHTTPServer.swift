@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -28,12 +25,22 @@ final class ReplayHTTPServer: @unchecked Sendable {
         var body: String
         /// How long to wait after reading the request before answering.
         var delay: Duration?
+        /// Bytes sent as they are instead of a status line, headers and body (to test clients
+        /// against broken servers).
+        var raw: String?
 
         /// A JSON response.
         static func json(_ body: String, status: Int = 200, headers: [String: String] = [:], delay: Duration? = nil)
             -> Response
         {
-            Response(status: status, headers: ["Content-Type": "application/json"].merging(headers) { $1 }, body: body, delay: delay)
+            Response(
+                status: status, headers: ["Content-Type": "application/json"].merging(headers) { $1 }, body: body,
+                delay: delay)
+        }
+
+        /// Bytes sent as they are, then the connection closes.
+        static func raw(_ bytes: String) -> Response {
+            Response(status: 0, headers: [:], body: "", delay: nil, raw: bytes)
         }
 
         /// A response with any content type.
@@ -67,11 +74,17 @@ final class ReplayHTTPServer: @unchecked Sendable {
     private var mostInFlight = 0
     private var stopped = false
     private var requestWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private let holdUntilConcurrent: Int
 
     /// Starts a server that answers with `script`, then with `whenExhausted`.
-    init(_ script: [Response], whenExhausted: Response? = nil) throws {
+    ///
+    /// - Parameter holdUntilConcurrent: Answer nothing until this many requests have been in
+    ///   flight at the same time (or 10 s have passed): a client that sends one request at a
+    ///   time never gets there.
+    init(_ script: [Response], whenExhausted: Response? = nil, holdUntilConcurrent: Int = 0) throws {
         self.script = script
         self.whenExhausted = whenExhausted
+        self.holdUntilConcurrent = holdUntilConcurrent
         (listener, port) = try Self.openListener()
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "ReplayHTTPServer:\(port)"
@@ -208,6 +221,10 @@ final class ReplayHTTPServer: @unchecked Sendable {
             return (whenExhausted ?? .json(#"{"error": {"message": "no scripted response left"}}"#, status: 599), satisfied)
         }
         satisfied.forEach { $0.resume() }
+        let holdEnds = Date().addingTimeInterval(10)
+        while lock.withLock({ mostInFlight < holdUntilConcurrent }), Date() < holdEnds {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
         if let delay = response.delay {
             Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
         }
@@ -255,8 +272,12 @@ final class ReplayHTTPServer: @unchecked Sendable {
     }
 
     private func write(_ response: Response, to connection: Int32) {
+        if let raw = response.raw {
+            sendAll(Data(raw.utf8), to: connection)
+            return
+        }
         let body = Data(response.body.utf8)
-        var head = "HTTP/1.1 \(response.status) \(HTTPURLResponse.localizedString(forStatusCode: response.status))\r\n"
+        var head = "HTTP/1.1 \(response.status) \(response.status == 200 ? "OK" : "Status")\r\n"
         for (name, value) in response.headers {
             head += "\(name): \(value)\r\n"
         }

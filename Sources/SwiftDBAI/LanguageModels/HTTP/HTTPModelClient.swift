@@ -1,15 +1,10 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The HTTP layer every provider shares: posts a JSON body and returns the JSON answer, with a
 /// timeout, bounded retries and errors mapped to ``LanguageModelError``.
 ///
-/// One client owns one ephemeral `URLSession` (no cookies, no cache, no stored credentials).
-/// On Linux every request waits its turn at ``RequestLimiter/shared`` first, because
-/// FoundationNetworking has crashed under concurrent requests. Provider messages are scrubbed of
-/// API keys before they reach an error.
+/// The bytes travel through an ``HTTPTransport``; requests run concurrently. Provider messages
+/// are scrubbed of API keys before they reach an error.
 final class HTTPModelClient: Sendable, CustomReflectable {
     /// Who answers, as errors name it (`OpenAI`, `Ollama at http://127.0.0.1:11434`).
     let provider: String
@@ -18,7 +13,7 @@ final class HTTPModelClient: Sendable, CustomReflectable {
     /// How failed attempts are retried.
     let retryPolicy: RetryPolicy
 
-    private let session: URLSession
+    private let transport: any HTTPTransport
     private let redactor: SecretRedactor
 
     /// Creates a client.
@@ -28,22 +23,16 @@ final class HTTPModelClient: Sendable, CustomReflectable {
     ///   - timeout: The longest one attempt may take.
     ///   - retryPolicy: How failed attempts are retried.
     ///   - secrets: Keys to scrub from anything the provider sends back.
-    init(provider: String, timeout: Duration, retryPolicy: RetryPolicy, secrets: [APIKey?]) {
+    ///   - transport: What carries the requests.
+    init(
+        provider: String, timeout: Duration, retryPolicy: RetryPolicy, secrets: [APIKey?],
+        transport: any HTTPTransport
+    ) {
         self.provider = provider
         self.timeout = timeout > .zero ? timeout : .seconds(60)
         self.retryPolicy = retryPolicy
         self.redactor = SecretRedactor(secrets: secrets.compactMap { $0?.secret })
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = self.timeout.timeInterval + 5
-        configuration.timeoutIntervalForResource = self.timeout.timeInterval + 5
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        self.session = URLSession(configuration: configuration)
-    }
-
-    deinit {
-        session.finishTasksAndInvalidate()
+        self.transport = transport
     }
 
     /// The provider, timeout and retry policy only.
@@ -67,15 +56,9 @@ final class HTTPModelClient: Sendable, CustomReflectable {
             throw .invalidConfiguration(
                 "The request to \(provider) could not be encoded as JSON (a number is NaN or infinite).")
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.httpBody = bodyData
-        request.timeoutInterval = timeout.timeInterval + 5
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        for (name, value) in headers {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
+        var fields = ["Content-Type": "application/json", "Accept": "application/json"]
+        fields.merge(headers) { $1 }
+        let request = HTTPTransportRequest(url: url, method: "POST", headers: fields, body: bodyData)
 
         var retriesMade = 0
         while true {
@@ -95,9 +78,8 @@ final class HTTPModelClient: Sendable, CustomReflectable {
                     failure = .httpStatus(provider: provider, status: reply.status, message: message.text)
                 }
                 retryable = RetryPolicy.retryableStatuses.contains(reply.status) && !message.isQuotaExhausted
-            case .failure(let transportFailure):
-                failure = transportFailure.error
-                retryable = transportFailure.isRetryable
+            case .failure(let transportError):
+                (failure, retryable) = languageModelError(for: transportError)
             }
             guard retryable, retriesMade < retryPolicy.maxRetries else { throw failure }
             let delay = retryPolicy.delay(beforeRetry: retriesMade, retryAfter: retryAfter)
@@ -114,81 +96,36 @@ final class HTTPModelClient: Sendable, CustomReflectable {
 
     // MARK: - One attempt
 
-    /// What one attempt received: a status, its headers and body.
-    struct Reply: Sendable {
-        var status: Int
-        /// Header names in lower case.
-        var headers: [String: String]
-        var body: Data
-
-        /// The wait the provider asked for (`Retry-After` in seconds or as an HTTP date,
-        /// `retry-after-ms`).
-        var retryAfter: Duration? {
-            if let milliseconds = headers["retry-after-ms"].flatMap(Double.init), milliseconds >= 0 {
-                return .milliseconds(Int64(milliseconds.rounded()))
-            }
-            guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
-            if let seconds = Double(value), seconds >= 0, seconds.isFinite {
-                return .milliseconds(Int64((seconds * 1000).rounded()))
-            }
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-            guard let date = formatter.date(from: value) else { return nil }
-            return .milliseconds(Int64(max(0, date.timeIntervalSinceNow) * 1000))
-        }
-    }
-
-    /// A failed attempt that produced no HTTP answer.
-    struct TransportFailure: Error {
-        var error: LanguageModelError
-        var isRetryable: Bool
-    }
-
-    private func attempt(_ request: URLRequest) async -> Result<Reply, TransportFailure> {
+    private func attempt(_ request: HTTPTransportRequest) async -> Result<HTTPTransportResponse, HTTPTransportError> {
         do {
-            #if canImport(FoundationNetworking)
-            let reply = try await RequestLimiter.shared.withPermit {
-                try await self.sendWithDeadline(request)
-            }
-            #else
-            let reply = try await sendWithDeadline(request)
-            #endif
-            return .success(reply)
+            return .success(try await sendWithDeadline(request))
+        } catch let error as HTTPTransportError {
+            return .failure(error)
         } catch {
-            return .failure(transportFailure(for: error))
+            return .failure(HTTPTransportError(Task.isCancelled ? .cancelled : .other, String(describing: error)))
         }
     }
 
     /// Sends the request; whichever comes first of the answer, the timeout and cancellation wins,
-    /// at once. (Awaiting a cancelled URLSession task can take as long as the server does on
-    /// Linux, so the request runs in its own task and is abandoned — cancelled — when it loses.)
-    private func sendWithDeadline(_ request: URLRequest) async throws -> Reply {
-        let session = self.session
+    /// at once, whatever the transport does. (The request runs in its own task, cancelled when it
+    /// loses.)
+    private func sendWithDeadline(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+        let transport = self.transport
         let timeout = self.timeout
-        let outcome = FirstOutcome<Reply>()
+        let outcome = FirstOutcome<HTTPTransportResponse>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 outcome.install(continuation)
                 let fetch = Task {
-                    do {
-                        let (data, response) = try await session.data(for: request)
-                        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-                        var headers: [String: String] = [:]
-                        for (name, value) in http.allHeaderFields {
-                            if let name = name as? String, let value = value as? String {
-                                headers[name.lowercased()] = value
-                            }
-                        }
-                        outcome.finish(.success(Reply(status: http.statusCode, headers: headers, body: data)))
+                    do throws(HTTPTransportError) {
+                        outcome.finish(.success(try await transport.send(request, timeout: timeout)))
                     } catch {
                         outcome.finish(.failure(error))
                     }
                 }
                 let timer = Task {
                     try? await Task.sleep(for: timeout)
-                    if outcome.finish(.failure(URLError(.timedOut))) { fetch.cancel() }
+                    if outcome.finish(.failure(HTTPTransportError(.timedOut))) { fetch.cancel() }
                 }
                 outcome.onFinish { timer.cancel() }
                 outcome.onCancel { fetch.cancel() }
@@ -198,41 +135,36 @@ final class HTTPModelClient: Sendable, CustomReflectable {
         }
     }
 
-    private func transportFailure(for error: any Error) -> TransportFailure {
-        if Task.isCancelled || error is CancellationError {
-            return TransportFailure(error: .cancelled, isRetryable: false)
-        }
-        guard let urlError = error as? URLError else {
-            return TransportFailure(
-                error: .unreachable(provider: provider, reason: redactor.redact(String(describing: error))),
-                isRetryable: false)
+    /// The error a failed attempt reports, and whether it is worth another attempt.
+    private func languageModelError(for error: HTTPTransportError) -> (LanguageModelError, retryable: Bool) {
+        if Task.isCancelled {
+            return (.cancelled, false)
         }
         let reason: String
         let isRetryable: Bool
-        switch urlError.code {
+        switch error.code {
         case .timedOut:
-            return TransportFailure(error: .timeout(provider: provider, seconds: timeout.timeInterval), isRetryable: false)
+            return (.timeout(provider: provider, seconds: timeout.timeInterval), false)
         case .cancelled:
-            return TransportFailure(error: .cancelled, isRetryable: false)
-        case .cannotConnectToHost:
+            return (.cancelled, false)
+        case .connectionRefused:
             (reason, isRetryable) = ("connection refused", true)
-        case .networkConnectionLost:
+        case .connectionLost:
             (reason, isRetryable) = ("the connection was lost", true)
-        case .notConnectedToInternet:
-            (reason, isRetryable) = ("no network connection", true)
-        case .cannotFindHost, .dnsLookupFailed:
+        case .hostNotFound:
             (reason, isRetryable) = ("the host name could not be resolved", false)
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+        case .tlsFailure:
             (reason, isRetryable) = ("the TLS connection failed", false)
-        case .badServerResponse:
+        case .invalidResponse:
             (reason, isRetryable) = ("the server sent something that is not HTTP", false)
-        case .unsupportedURL, .badURL:
+        case .invalidURL:
             (reason, isRetryable) = ("the URL is not a valid http(s) URL", false)
-        default:
-            (reason, isRetryable) = ("network error \(urlError.code.rawValue)", false)
+        case .responseTooLarge:
+            (reason, isRetryable) = ("the answer is too large", false)
+        case .other:
+            (reason, isRetryable) = (error.detail.isEmpty ? "network error" : redactor.redact(error.detail), false)
         }
-        return TransportFailure(error: .unreachable(provider: provider, reason: reason), isRetryable: isRetryable)
+        return (.unreachable(provider: provider, reason: reason), isRetryable)
     }
 
     private func parse(_ body: Data) throws(LanguageModelError) -> JSONValue {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Reads a provider's own error message out of an HTTP error body, with secrets removed.
 ///
@@ -62,11 +59,39 @@ struct ProviderErrorMessage: Sendable, Hashable {
         }
         if message == nil || message?.isEmpty == true {
             let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            message = text.isEmpty ? HTTPURLResponse.localizedString(forStatusCode: status) : text
+            message = text.isEmpty ? Self.reasonPhrase(for: status) : text
         }
         self.message = Self.shortened(redactor.redact(message ?? ""))
         self.kind = kind.map { redactor.redact($0) }
         self.code = code.map { redactor.redact($0) }
+    }
+
+    /// The standard reason phrase of a status an empty error body leaves unexplained.
+    static func reasonPhrase(for status: Int) -> String {
+        switch status {
+        case 400: "bad request"
+        case 401: "unauthorized"
+        case 402: "payment required"
+        case 403: "forbidden"
+        case 404: "not found"
+        case 405: "method not allowed"
+        case 408: "request timeout"
+        case 409: "conflict"
+        case 413: "payload too large"
+        case 415: "unsupported media type"
+        case 422: "unprocessable content"
+        case 429: "too many requests"
+        case 500: "internal server error"
+        case 501: "not implemented"
+        case 502: "bad gateway"
+        case 503: "service unavailable"
+        case 504: "gateway timeout"
+        case 529: "overloaded"
+        case 300..<400: "redirection"
+        case 400..<500: "client error"
+        case 500..<600: "server error"
+        default: "unexpected status"
+        }
     }
 
     static func shortened(_ text: String) -> String {

@@ -9,7 +9,8 @@
 ///
 /// ```swift
 /// let model = try AnthropicModel.fromEnvironment(
-///     model: "claude-sonnet-4-5", retryPolicy: RetryPolicy(maxRetries: 4, maxDelay: .seconds(20)))
+///     model: "claude-sonnet-4-5", transport: .asyncHTTPClient,
+///     retryPolicy: RetryPolicy(maxRetries: 4, maxDelay: .seconds(20)))
 /// ```
 public struct RetryPolicy: Sendable, Hashable {
     /// The most retries after the first attempt (0 for none).

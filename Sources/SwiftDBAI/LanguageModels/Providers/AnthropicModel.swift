@@ -7,7 +7,7 @@ import Foundation
 /// `tool_result` content blocks.
 ///
 /// ```swift
-/// let model = try AnthropicModel.fromEnvironment(model: "claude-sonnet-4-5")
+/// let model = try AnthropicModel.fromEnvironment(model: "claude-sonnet-4-5", transport: .asyncHTTPClient)
 /// ```
 ///
 /// **Structured output** is emulated with a forced tool: for
@@ -44,6 +44,8 @@ public struct AnthropicModel: HTTPLanguageModel {
     ///
     /// - Parameters:
     ///   - model: The model name (`claude-sonnet-4-5`).
+    ///   - transport: What carries the requests: `.asyncHTTPClient` from `SwiftDBAIAsyncHTTPClient`, or
+    ///     your own ``HTTPTransport``.
     ///   - apiKey: The key sent in `x-api-key`; nil sends none (for a proxy that adds it).
     ///   - baseURL: The API's base URL, without `/v1`.
     ///   - defaultMaxTokens: `max_tokens` when a request sets none (1024 by default).
@@ -51,6 +53,7 @@ public struct AnthropicModel: HTTPLanguageModel {
     ///   - retryPolicy: How transient failures (including 529 overloaded) are retried.
     public init(
         model: String,
+        transport: any HTTPTransport,
         apiKey: String?,
         baseURL: URL = AnthropicModel.defaultBaseURL,
         defaultMaxTokens: Int = 1024,
@@ -62,7 +65,8 @@ public struct AnthropicModel: HTTPLanguageModel {
         self.defaultMaxTokens = max(1, defaultMaxTokens)
         let key = APIKey(apiKey)
         self.apiKey = key
-        self.client = HTTPModelClient(provider: "Anthropic", timeout: timeout, retryPolicy: retryPolicy, secrets: [key])
+        self.client = HTTPModelClient(provider: "Anthropic", timeout: timeout, retryPolicy: retryPolicy, secrets: [key],
+            transport: transport)
     }
 
     /// Creates a Claude model with the key from `ANTHROPIC_API_KEY`.
@@ -71,13 +75,15 @@ public struct AnthropicModel: HTTPLanguageModel {
     ///   it is not set.
     public static func fromEnvironment(
         model: String,
+        transport: any HTTPTransport,
         baseURL: URL = AnthropicModel.defaultBaseURL,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         timeout: Duration = .seconds(60),
         retryPolicy: RetryPolicy = .standard
     ) throws(LanguageModelError) -> AnthropicModel {
         let key = try APIKey.required(apiKeyVariable, in: environment, for: "Anthropic")
-        return AnthropicModel(model: model, apiKey: key.secret, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
+        return AnthropicModel(
+            model: model, transport: transport, apiKey: key.secret, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
     }
 
     /// Answers one request with the Messages API.

@@ -7,7 +7,7 @@ import Foundation
 /// `systemInstruction`, the assistant speaks as `model`, tool results are `functionResponse` parts.
 ///
 /// ```swift
-/// let model = try GeminiModel.fromEnvironment(model: "gemini-2.5-flash")
+/// let model = try GeminiModel.fromEnvironment(model: "gemini-2.5-flash", transport: .asyncHTTPClient)
 /// ```
 ///
 /// Structured output uses `responseMimeType: application/json` with `responseSchema`. Schemas (of
@@ -41,12 +41,15 @@ public struct GeminiModel: HTTPLanguageModel {
     ///
     /// - Parameters:
     ///   - model: The model name (`gemini-2.5-flash`; a `models/` prefix is accepted).
+    ///   - transport: What carries the requests: `.asyncHTTPClient` from `SwiftDBAIAsyncHTTPClient`, or
+    ///     your own ``HTTPTransport``.
     ///   - apiKey: The key sent in `x-goog-api-key`; nil sends none (for a proxy that adds it).
     ///   - baseURL: The API's base URL, up to and including the version.
     ///   - timeout: The longest one attempt may take (60 s by default).
     ///   - retryPolicy: How transient failures are retried.
     public init(
         model: String,
+        transport: any HTTPTransport,
         apiKey: String?,
         baseURL: URL = GeminiModel.defaultBaseURL,
         timeout: Duration = .seconds(60),
@@ -56,7 +59,8 @@ public struct GeminiModel: HTTPLanguageModel {
         self.baseURL = baseURL
         let key = APIKey(apiKey)
         self.apiKey = key
-        self.client = HTTPModelClient(provider: "Gemini", timeout: timeout, retryPolicy: retryPolicy, secrets: [key])
+        self.client = HTTPModelClient(provider: "Gemini", timeout: timeout, retryPolicy: retryPolicy, secrets: [key],
+            transport: transport)
     }
 
     /// Creates a Gemini model with the key from `GEMINI_API_KEY`.
@@ -65,13 +69,15 @@ public struct GeminiModel: HTTPLanguageModel {
     ///   is not set.
     public static func fromEnvironment(
         model: String,
+        transport: any HTTPTransport,
         baseURL: URL = GeminiModel.defaultBaseURL,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         timeout: Duration = .seconds(60),
         retryPolicy: RetryPolicy = .standard
     ) throws(LanguageModelError) -> GeminiModel {
         let key = try APIKey.required(apiKeyVariable, in: environment, for: "Gemini")
-        return GeminiModel(model: model, apiKey: key.secret, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
+        return GeminiModel(
+            model: model, transport: transport, apiKey: key.secret, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
     }
 
     /// Answers one request with `generateContent`.

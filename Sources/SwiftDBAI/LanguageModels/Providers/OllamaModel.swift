@@ -8,7 +8,7 @@ import Foundation
 /// ``OpenAICompatibleModel`` with base URL `http://127.0.0.1:11434/v1` instead.
 ///
 /// ```swift
-/// let model = OllamaModel(model: "qwen2.5-coder:7b")
+/// let model = OllamaModel(model: "qwen2.5-coder:7b", transport: .asyncHTTPClient)
 /// ```
 ///
 /// Structured output sends the JSON schema as `format`, which Ollama enforces with a grammar.
@@ -32,6 +32,8 @@ public struct OllamaModel: HTTPLanguageModel {
     ///
     /// - Parameters:
     ///   - model: The model name, with its tag if any.
+    ///   - transport: What carries the requests: `.asyncHTTPClient` from `SwiftDBAIAsyncHTTPClient`, or
+    ///     your own ``HTTPTransport``.
     ///   - apiKey: A key sent as `Authorization: Bearer …` (Ollama behind an authenticating proxy,
     ///     or ollama.com); nil, the default, sends none.
     ///   - baseURL: The server's base URL, without `/api`.
@@ -42,6 +44,7 @@ public struct OllamaModel: HTTPLanguageModel {
     ///   - retryPolicy: How transient failures are retried.
     public init(
         model: String,
+        transport: any HTTPTransport,
         apiKey: String? = nil,
         baseURL: URL = OllamaModel.defaultBaseURL,
         capabilities: LanguageModelCapabilities = LanguageModelCapabilities(toolCalling: true, structuredOutput: true),
@@ -55,7 +58,8 @@ public struct OllamaModel: HTTPLanguageModel {
         self.apiKey = key
         self.client = HTTPModelClient(
             provider: "Ollama at \(ProviderWire.displayed(baseURL))", timeout: timeout, retryPolicy: retryPolicy,
-            secrets: [key])
+            secrets: [key],
+            transport: transport)
     }
 
     /// Answers one request with `/api/chat`.

@@ -7,8 +7,8 @@ import Foundation
 /// `Authorization: Bearer …`; local servers usually need none.
 ///
 /// ```swift
-/// let openAI = try OpenAICompatibleModel.fromEnvironment(model: "gpt-4o-mini")
-/// let local = OpenAICompatibleModel(model: "qwen", baseURL: llamaServerURL)  // http://127.0.0.1:8088/v1
+/// let openAI = try OpenAICompatibleModel.fromEnvironment(model: "gpt-4o-mini", transport: .asyncHTTPClient)
+/// let local = OpenAICompatibleModel(model: "qwen", transport: .asyncHTTPClient, baseURL: llamaServerURL)  // http://127.0.0.1:8088/v1
 /// ```
 ///
 /// Structured output (``ResponseFormat/jsonSchema(name:schema:)``) is sent as `response_format` in
@@ -71,6 +71,8 @@ public struct OpenAICompatibleModel: HTTPLanguageModel {
     ///
     /// - Parameters:
     ///   - model: The model name the server knows.
+    ///   - transport: What carries the requests: `.asyncHTTPClient` from `SwiftDBAIAsyncHTTPClient`, or
+    ///     your own ``HTTPTransport``.
     ///   - apiKey: The key sent as `Authorization: Bearer …`; nil (or empty) sends no such header.
     ///   - baseURL: The server's base URL, up to and including `/v1`.
     ///   - structuredOutputStyle: How a JSON schema for the answer is sent.
@@ -79,6 +81,7 @@ public struct OpenAICompatibleModel: HTTPLanguageModel {
     ///   - retryPolicy: How transient failures are retried.
     public init(
         model: String,
+        transport: any HTTPTransport,
         apiKey: String? = nil,
         baseURL: URL = OpenAICompatibleModel.openAIBaseURL,
         structuredOutputStyle: StructuredOutputStyle = .jsonSchema,
@@ -96,7 +99,8 @@ public struct OpenAICompatibleModel: HTTPLanguageModel {
         let key = APIKey(apiKey)
         self.apiKey = key
         let provider = isOpenAI ? "OpenAI" : "The OpenAI-compatible server at \(ProviderWire.displayed(baseURL))"
-        self.client = HTTPModelClient(provider: provider, timeout: timeout, retryPolicy: retryPolicy, secrets: [key])
+        self.client = HTTPModelClient(provider: provider, timeout: timeout, retryPolicy: retryPolicy, secrets: [key],
+            transport: transport)
     }
 
     /// Creates an OpenAI model with the key from `OPENAI_API_KEY`.
@@ -105,6 +109,7 @@ public struct OpenAICompatibleModel: HTTPLanguageModel {
     ///   is not set.
     public static func fromEnvironment(
         model: String,
+        transport: any HTTPTransport,
         baseURL: URL = OpenAICompatibleModel.openAIBaseURL,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         timeout: Duration = .seconds(60),
@@ -112,7 +117,7 @@ public struct OpenAICompatibleModel: HTTPLanguageModel {
     ) throws(LanguageModelError) -> OpenAICompatibleModel {
         let key = try APIKey.required(apiKeyVariable, in: environment, for: "OpenAI")
         return OpenAICompatibleModel(
-            model: model, apiKey: key.secret, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
+            model: model, transport: transport, apiKey: key.secret, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
     }
 
     /// Answers one request with a chat completion.
