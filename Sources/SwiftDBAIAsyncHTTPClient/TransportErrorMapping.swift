@@ -16,7 +16,9 @@ import Darwin
 /// Turns what AsyncHTTPClient and NIO throw into an ``HTTPTransportError`` code.
 enum TransportErrorMapping {
     static func error(for error: any Error) -> HTTPTransportError {
-        let detail = String(describing: error)
+        // AsyncHTTPClient's own errors may carry request data (header values, which hold API
+        // keys); their short description never does.
+        let detail = (error as? HTTPClientError)?.shortDescription ?? String(describing: error)
         return HTTPTransportError(code(for: error), detail)
     }
 

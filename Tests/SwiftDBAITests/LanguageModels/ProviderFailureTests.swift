@@ -158,4 +158,18 @@ struct ProviderFailureTests {
         #expect(String(describing: model).hasPrefix("\(type(of: model))(\(model.name) at "))
         #expect(String(describing: model).contains("127.0.0.1:9") && dumped.contains(model.name))
     }
+
+    @Test("an API key with a line break is refused before anything is sent, and never echoed", arguments: ProviderKind.allCases)
+    func headerInjection(provider: ProviderKind) async throws {
+        let server = try ReplayHTTPServer([.json(provider.textAnswer)])
+        let model = provider.model(server, apiKey: "abc-key\r\nX-Injected: 1", retryPolicy: .none)
+        let error = await #expect(throws: LanguageModelError.self) { try await model.respond(to: Fixtures.question) }
+        guard case .invalidConfiguration(let message)? = error else {
+            Issue.record("expected invalidConfiguration, got \(String(describing: error))")
+            return
+        }
+        #expect(message.contains("control character"))
+        #expect(!message.contains("abc-key") && !message.contains("X-Injected"))
+        #expect(server.requests.isEmpty)
+    }
 }

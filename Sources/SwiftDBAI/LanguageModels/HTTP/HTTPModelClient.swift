@@ -58,6 +58,12 @@ final class HTTPModelClient: Sendable, CustomReflectable {
         }
         var fields = ["Content-Type": "application/json", "Accept": "application/json"]
         fields.merge(headers) { $1 }
+        if let unsafe = fields.first(where: { !Self.isSafeHeaderValue($0.value) }) {
+            // Never echo the value: it is usually the API key.
+            throw .invalidConfiguration(
+                "The \(unsafe.key) header for \(provider) contains a line break or another control character "
+                    + "(check the API key in the environment); nothing was sent.")
+        }
         let request = HTTPTransportRequest(url: url, method: "POST", headers: fields, body: bodyData)
 
         var retriesMade = 0
@@ -92,6 +98,12 @@ final class HTTPModelClient: Sendable, CustomReflectable {
                 }
             }
         }
+    }
+
+    /// Whether a header value can be sent as it is: no control characters (a line break in an
+    /// API key would otherwise split the request's headers).
+    static func isSafeHeaderValue(_ value: String) -> Bool {
+        !value.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }
     }
 
     // MARK: - One attempt
