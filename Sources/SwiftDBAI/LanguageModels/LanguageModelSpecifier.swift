@@ -105,7 +105,8 @@ public struct LanguageModelSpecifier: Sendable, Hashable, CustomStringConvertibl
     ///   - timeout: The longest one attempt may take.
     ///   - retryPolicy: How transient failures are retried.
     /// - Throws: ``LanguageModelError/invalidConfiguration(_:)`` naming the environment variable
-    ///   when a required API key is missing.
+    ///   when a required API key is missing, or when a key holds a line break or another control
+    ///   character.
     public func makeModel(
         environment: [String: String],
         transport: any HTTPTransport,
@@ -127,7 +128,8 @@ public struct LanguageModelSpecifier: Sendable, Hashable, CustomStringConvertibl
                 timeout: timeout, retryPolicy: retryPolicy)
         case .ollama:
             return OllamaModel(
-                model: model, transport: transport, apiKey: environment[Self.ollamaAPIKeyVariable],
+                model: model, transport: transport,
+                apiKey: try APIKey.optional(Self.ollamaAPIKeyVariable, in: environment)?.secret,
                 baseURL: baseURL ?? OllamaModel.defaultBaseURL, timeout: timeout, retryPolicy: retryPolicy)
         case .openAICompatible:
             guard let baseURL else {
@@ -135,7 +137,8 @@ public struct LanguageModelSpecifier: Sendable, Hashable, CustomStringConvertibl
                     "openai-compatible:\(model) needs a base URL, for example http://127.0.0.1:8080/v1.")
             }
             return OpenAICompatibleModel(
-                model: model, transport: transport, apiKey: environment[Self.openAICompatibleAPIKeyVariable], baseURL: baseURL,
+                model: model, transport: transport,
+                apiKey: try APIKey.optional(Self.openAICompatibleAPIKeyVariable, in: environment)?.secret, baseURL: baseURL,
                 timeout: timeout, retryPolicy: retryPolicy)
         }
     }

@@ -103,4 +103,23 @@ struct LanguageModelSpecifierTests {
         _ = try await specifier.makeModel(environment: withOwnKey, transport: .asyncHTTPClient).respond(to: LanguageModelFixtures.question)
         #expect(server.requests.last?.headers["authorization"] == "Bearer vllm-key")
     }
+
+    @Test(
+        "a key with a line break in the environment is a configuration error naming the variable, not the key",
+        arguments: [
+            ("openai:gpt-4o-mini", "OPENAI_API_KEY"), ("anthropic:claude-sonnet-4-5", "ANTHROPIC_API_KEY"),
+            ("gemini:gemini-2.5-flash", "GEMINI_API_KEY"), ("ollama:llama3.2", "OLLAMA_API_KEY"),
+        ])
+    func keyWithLineBreak(text: String, variable: String) throws {
+        let specifier = try LanguageModelSpecifier(parsing: text)
+        let error = #expect(throws: LanguageModelError.self) {
+            _ = try specifier.makeModel(environment: [variable: "abc-key\nX-Injected: 1"], transport: .asyncHTTPClient)
+        }
+        guard case .invalidConfiguration(let message)? = error else {
+            Issue.record("expected invalidConfiguration, got \(String(describing: error))")
+            return
+        }
+        #expect(message.contains(variable))
+        #expect(!message.contains("abc-key"))
+    }
 }

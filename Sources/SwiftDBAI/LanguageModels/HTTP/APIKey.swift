@@ -21,9 +21,23 @@ struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringCon
     static func required(_ variable: String, in environment: [String: String], for provider: String)
         throws(LanguageModelError) -> APIKey
     {
-        guard let key = APIKey(environment[variable]) else {
+        guard let key = try optional(variable, in: environment) else {
             throw .invalidConfiguration(
                 "\(provider) needs an API key: set the environment variable \(variable).")
+        }
+        return key
+    }
+
+    /// Reads a key that may be absent from an environment variable.
+    ///
+    /// - Throws: ``LanguageModelError/invalidConfiguration(_:)`` naming the variable when the key
+    ///   holds a line break or another control character (it could not be sent as a header).
+    static func optional(_ variable: String, in environment: [String: String]) throws(LanguageModelError) -> APIKey? {
+        guard let key = APIKey(environment[variable]) else { return nil }
+        guard HTTPModelClient.isSafeHeaderValue(key.secret) else {
+            throw .invalidConfiguration(
+                "The environment variable \(variable) holds a line break or another control character; "
+                    + "set it to the API key alone.")
         }
         return key
     }
