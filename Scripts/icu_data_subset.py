@@ -11,7 +11,7 @@ break-iterator rules, collation's root and its base table, and in the display-na
 character-set converters (*.cnv), other collations, word-break dictionaries, transliterators,
 spelled-out number rules, and display names in languages other than English.
 
-Standard library only, plus `ar` from binutils. Normally started by Scripts/build-release.
+Standard library only, plus `ar` and `nm` from binutils. Normally started by Scripts/build-release.
 """
 
 from __future__ import annotations
