@@ -66,7 +66,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             let bytes = body.readBytes(length: body.readableBytes) ?? []
             var headers: [String: String] = [:]
             for (name, value) in response.headers {
-                headers[name.lowercased(), default: ""].append(headers[name.lowercased()] == nil ? value : ", \(value)")
+                let name = name.lowercased()
+                headers[name] = headers[name].map { "\($0), \(value)" } ?? value
             }
             return HTTPTransportResponse(status: Int(response.status.code), headers: headers, body: Data(bytes))
         } catch {

@@ -37,6 +37,7 @@ struct AsyncHTTPClientTransportTests {
         #expect(response.status == 404)
         #expect(response.headers["x-request-id"] == "abc")
         #expect(response.headers["retry-after"] == "2")
+        #expect(response.headers["content-length"] == "17")
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"error": "nope"}"#)
         let sent = try #require(server.requests.first)
         #expect(sent.method == "POST")
@@ -44,6 +45,16 @@ struct AsyncHTTPClientTransportTests {
         #expect(sent.headers["authorization"] == "Bearer k")
         #expect(sent.headers["content-type"] == "application/json")
         #expect(String(decoding: sent.body, as: UTF8.self) == #"{"a":1}"#)
+    }
+
+    @Test("a repeated header comes back as one value, joined with commas")
+    func repeatedHeader() async throws {
+        let server = try ReplayHTTPServer([
+            .raw("HTTP/1.1 200 OK\r\nX-Trace: a\r\nx-trace: b\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
+        ])
+        let response = try await AsyncHTTPClientTransport.shared.send(request(server), timeout: .seconds(10))
+        #expect(response.headers["x-trace"] == "a, b")
+        #expect(String(decoding: response.body, as: UTF8.self) == "{}")
     }
 
     @Test("nothing listening is connection_refused, at once")
