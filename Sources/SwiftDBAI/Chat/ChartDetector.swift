@@ -2,11 +2,11 @@ import Foundation
 
 /// Suggests a chart for a result: a line for values over time, a pie for a few shares of a
 /// whole, a bar for values per category — or nothing.
-public enum ChartDetector {
+enum ChartDetector {
     /// The chart that suits the result, or nil.
     ///
     /// - Parameter question: the question asked; words like "share" or "percentage" favour a pie.
-    public static func chart(for result: QueryResult, question: String = "") -> ChartSpecification? {
+    static func chart(for result: QueryResult, question: String = "") -> ChartSpecification? {
         guard result.columns.count >= 2, result.rowCount >= 2 else { return nil }
         guard let valueIndex = result.columns.indices.last(where: { isNumeric(column: $0, in: result) }) else {
             return nil

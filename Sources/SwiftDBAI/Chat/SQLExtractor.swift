@@ -3,12 +3,12 @@
 /// ignored.
 ///
 /// This only *finds* text; whether the statement may run is decided by SQLite's compiler later.
-public enum SQLExtractor {
+enum SQLExtractor {
     /// The tool the model may call with its SQL.
-    public static let toolName = "run_sql"
+    static let toolName = "run_sql"
 
     /// The SQL in the response, or nil when there is none.
-    public static func sql(in response: LanguageModelResponse) -> String? {
+    static func sql(in response: LanguageModelResponse) -> String? {
         for call in response.toolCalls where call.name == toolName {
             if let sql = sqlMember(ofJSON: call.arguments) { return sql }
         }
@@ -16,7 +16,7 @@ public enum SQLExtractor {
     }
 
     /// The SQL in a text answer, or nil.
-    public static func sql(inText text: String) -> String? {
+    static func sql(inText text: String) -> String? {
         let visible = withoutThinking(text).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !visible.isEmpty else { return nil }
         if let sql = sqlMember(ofJSON: visible) { return sql }

@@ -5,17 +5,17 @@
 /// When the ordinary tables fit within the limit and only the views overflow it, every table is
 /// picked and the rest of the limit goes to the most relevant views: the tables then read the
 /// same for every question, so a provider that caches a prompt prefix reuses it.
-public struct TableSelector: Sendable {
+package struct TableSelector: Sendable {
     /// The most tables picked.
-    public var limit: Int
+    package var limit: Int
 
     /// Creates a selector.
-    public init(limit: Int) {
+    package init(limit: Int) {
         self.limit = max(1, limit)
     }
 
     /// The names of the tables to describe, most relevant first.
-    public func select(for question: String, in schema: DatabaseSchema) -> [String] {
+    package func select(for question: String, in schema: DatabaseSchema) -> [String] {
         guard schema.tables.count > limit else { return schema.tableNames }
         let words = Self.words(in: question)
         var scores: [String: Double] = [:]

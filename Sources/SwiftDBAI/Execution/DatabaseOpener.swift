@@ -25,9 +25,9 @@ import GRDBSQLite
 /// ```swift
 /// let dbQueue = try DatabaseOpener.open(path: "app.sqlite", readOnly: true)
 /// ```
-public enum DatabaseOpener {
+package enum DatabaseOpener {
     /// How long a statement waits for another process's lock before failing.
-    public static let defaultBusyTimeout: TimeInterval = 5
+    package static let defaultBusyTimeout: TimeInterval = 5
 
     /// Opens the database at `path`.
     ///
@@ -35,7 +35,7 @@ public enum DatabaseOpener {
     ///   (`SQLITE_LIMIT_LENGTH`).
     /// - Throws: ``SwiftDBAIError/fileNotFound(path:)``, ``SwiftDBAIError/emptyDatabase(path:)``,
     ///   ``SwiftDBAIError/notADatabase(path:)`` or ``SwiftDBAIError/cannotOpen(path:reason:)``.
-    public static func open(
+    package static func open(
         path: String, readOnly: Bool, busyTimeout: TimeInterval = defaultBusyTimeout,
         maxValueBytes: Int = ExecutionLimits.defaultMaxValueBytes
     ) throws(SwiftDBAIError) -> DatabaseQueue {

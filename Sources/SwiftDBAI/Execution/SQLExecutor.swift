@@ -51,8 +51,9 @@ public final class SQLExecutor: Sendable {
         path: String, policy: SafetyPolicy = SafetyPolicy(), limits: ExecutionLimits = ExecutionLimits(),
         delegate: (any ToolExecutionDelegate)? = nil
     ) throws(SwiftDBAIError) {
-        let (database, schema) = try Self.open(path: path, readOnly: !policy.allowlist.allowsWrites, limits: limits)
-        try self.init(database: database, policy: policy, limits: limits, delegate: delegate, knownSchema: schema)
+        try self.init(
+            OpenedDatabase(path: path, readOnly: !policy.allowlist.allowsWrites, limits: limits), policy: policy,
+            delegate: delegate)
     }
 
     /// Wraps an open GRDB database queue and prepares its schema. Statements run one at a time
@@ -68,25 +69,6 @@ public final class SQLExecutor: Sendable {
             DatabaseOpener.applyLimits(to: db.sqliteConnection, maxValueBytes: limits.maxValueBytes)
         }
         try self.init(database: database, policy: policy, limits: limits, delegate: delegate, knownSchema: nil)
-    }
-
-    /// Opens the file at `path` as ``init(path:policy:limits:delegate:)`` does and reads its
-    /// schema (which also recovers a hot journal when the connection may write).
-    ///
-    /// - Throws: as ``init(path:policy:limits:delegate:)``.
-    package static func open(
-        path: String, readOnly: Bool, limits: ExecutionLimits
-    ) throws(SwiftDBAIError) -> (DatabaseQueue, DatabaseSchema) {
-        let database = try DatabaseOpener.open(
-            path: path, readOnly: readOnly, busyTimeout: limits.busyTimeout.seconds,
-            maxValueBytes: limits.maxValueBytes)
-        do {
-            let schema = try database.read { db in try SchemaIntrospector(includesRowCounts: false).introspect(db) }
-            return (database, schema)
-        } catch {
-            try? database.close()
-            throw SwiftDBAIError(error, path: path)
-        }
     }
 
     /// As ``init(database:policy:limits:delegate:)``, reusing a schema the caller already

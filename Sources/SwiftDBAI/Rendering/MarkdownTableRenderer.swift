@@ -13,20 +13,20 @@
 /// //
 /// // 1 row
 /// ```
-public struct MarkdownTableRenderer: Sendable {
+package struct MarkdownTableRenderer: Sendable {
     /// The most characters shown per cell.
-    public var maxCellLength: Int
+    package var maxCellLength: Int
     /// The most bytes of table text (nil: no limit); the rows beyond are counted, not shown.
-    public var maxBytes: Int?
+    package var maxBytes: Int?
 
     /// Creates a renderer.
-    public init(maxCellLength: Int = 120, maxBytes: Int? = nil) {
+    package init(maxCellLength: Int = 120, maxBytes: Int? = nil) {
         self.maxCellLength = max(8, maxCellLength)
         self.maxBytes = maxBytes.map { max(256, $0) }
     }
 
     /// The result as a Markdown table followed by a row-count line.
-    public func render(_ result: QueryResult) -> String {
+    package func render(_ result: QueryResult) -> String {
         var lines: [String] = []
         lines.reserveCapacity(result.rows.count + 4)
         lines.append("| " + result.columns.map { escape($0.name) }.joined(separator: " | ") + " |")
@@ -67,7 +67,7 @@ public struct MarkdownTableRenderer: Sendable {
     }
 
     /// The text of one value in a table cell.
-    public func cell(_ value: SQLValue) -> String {
+    package func cell(_ value: SQLValue) -> String {
         switch value {
         case .null: return "NULL"
         case .integer(let integer): return String(integer)

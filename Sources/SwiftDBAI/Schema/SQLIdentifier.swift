@@ -1,24 +1,24 @@
 /// Helpers for SQLite identifiers: quoting and SQLite's case-insensitive comparison.
-public enum SQLIdentifier {
+package enum SQLIdentifier {
     /// Returns the identifier quoted with double quotes, inner quotes doubled.
     ///
     /// ```swift
     /// SQLIdentifier.quote("Order Details") // "\"Order Details\""
     /// ```
-    public static func quote(_ name: String) -> String {
+    package static func quote(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// Folds ASCII letters to lower case, as SQLite does when it compares identifiers.
     ///
     /// SQLite folds only ASCII: `Ä` and `ä` name different tables.
-    public static func foldCase(_ name: String) -> String {
+    package static func foldCase(_ name: String) -> String {
         guard name.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) else { return name }
         return String(decoding: name.utf8.map { ($0 >= 65 && $0 <= 90) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     /// True when two identifiers name the same object for SQLite.
-    public static func same(_ lhs: String, _ rhs: String) -> Bool {
+    package static func same(_ lhs: String, _ rhs: String) -> Bool {
         foldCase(lhs) == foldCase(rhs)
     }
 }

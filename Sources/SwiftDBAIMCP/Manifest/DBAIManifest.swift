@@ -5,14 +5,14 @@ import SwiftDBAI
 /// The MCPB v0.3 bundle manifest of `dbai-mcp` (`mcp-manifest.json`), generated from the tool
 /// registry so that it always matches `tools/list`. Regenerate the file with
 /// `Scripts/update-manifest`; a test fails when it is stale.
-public enum DBAIManifest {
+package enum DBAIManifest {
     /// The `_meta` namespace that holds the full tool definitions.
-    public static let metaNamespace = "io.github.swiftdbai"
+    package static let metaNamespace = "io.github.swiftdbai"
 
     /// The manifest as pretty-printed JSON with sorted keys, ending in a newline.
     ///
     /// - Throws: `EncodingError` (not expected: every value is plain JSON).
-    public static func json() throws -> String {
+    package static func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(manifest()), as: UTF8.self) + "\n"
@@ -21,7 +21,7 @@ public enum DBAIManifest {
     /// The manifest as a JSON value.
     ///
     /// - Throws: `EncodingError` (not expected).
-    public static func manifest() throws -> Value {
+    package static func manifest() throws -> Value {
         let tools = ToolRegistry(allowlist: .unrestricted).listTools(.everything)
         let fullTools = try JSONDecoder().decode(Value.self, from: JSONEncoder().encode(tools))
         return [

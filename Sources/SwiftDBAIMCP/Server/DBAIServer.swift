@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 import MCP
 import SwiftDBAI
@@ -34,18 +33,16 @@ public final class DBAIServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         if let limit = configuration.sqliteMemoryLimit { SQLiteMemoryLimit.apply(bytes: limit) }
-        let database: DatabaseQueue
-        let schema: DatabaseSchema
+        let opened: OpenedDatabase
         do {
-            (database, schema) = try SQLExecutor.open(
+            opened = try OpenedDatabase(
                 path: configuration.databasePath, readOnly: !configuration.allowlist.allowsWrites, limits: configuration.limits)
         } catch {
             throw .database(error)
         }
-        let policy = try Self.policy(for: configuration, schema: schema)
+        let policy = try Self.policy(for: configuration, schema: opened.schema)
         do {
-            executor = try SQLExecutor(
-                database: database, policy: policy, limits: configuration.limits, delegate: nil, knownSchema: schema)
+            executor = try SQLExecutor(opened, policy: policy)
         } catch {
             throw .database(error)
         }

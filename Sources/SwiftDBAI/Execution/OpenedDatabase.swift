@@ -1,0 +1,54 @@
+import GRDB
+
+/// A database file opened for a ``SQLExecutor``, with its schema already read: build the safety
+/// policy from ``schema`` (to check table names, say), then the executor, with one opening and
+/// one introspection.
+///
+/// ```swift
+/// let opened = try OpenedDatabase(path: "app.sqlite", readOnly: true)
+/// let visible = opened.schema.tables.map(\.name).filter { !$0.hasPrefix("internal_") }
+/// let executor = try SQLExecutor(
+///     opened, policy: SafetyPolicy(validators: [TableAllowlistValidator(visible)]))
+/// ```
+public struct OpenedDatabase: Sendable {
+    /// The path as given.
+    public let path: String
+    /// The schema as the file holds it (every table: the policy decides what is visible).
+    public let schema: DatabaseSchema
+    /// The limits the connection was opened with (busy timeout, value size).
+    public let limits: ExecutionLimits
+    let queue: DatabaseQueue
+
+    /// Opens the file at `path` (never creating it) and reads its schema, which also recovers a
+    /// hot journal when the connection may write.
+    ///
+    /// - Parameter readOnly: Open the file read-only (`SQLITE_OPEN_READONLY`), as an executor
+    ///   that never writes should.
+    /// - Throws: ``SwiftDBAIError``: `fileNotFound`, `emptyDatabase`, `notADatabase`, `cannotOpen`,
+    ///   or the error that kept the schema from being read.
+    public init(path: String, readOnly: Bool, limits: ExecutionLimits = ExecutionLimits()) throws(SwiftDBAIError) {
+        let queue = try DatabaseOpener.open(
+            path: path, readOnly: readOnly, busyTimeout: limits.busyTimeout.seconds, maxValueBytes: limits.maxValueBytes)
+        do {
+            schema = try queue.read { db in try SchemaIntrospector(includesRowCounts: false).introspect(db) }
+        } catch {
+            try? queue.close()
+            throw SwiftDBAIError(error, path: path)
+        }
+        self.path = path
+        self.limits = limits
+        self.queue = queue
+    }
+}
+
+extension SQLExecutor {
+    /// An executor on an opened database, reusing the schema it read.
+    ///
+    /// - Throws: ``SwiftDBAIError`` when the schema cannot be read again after a change.
+    public convenience init(
+        _ opened: OpenedDatabase, policy: SafetyPolicy = SafetyPolicy(), delegate: (any ToolExecutionDelegate)? = nil
+    ) throws(SwiftDBAIError) {
+        try self.init(
+            database: opened.queue, policy: policy, limits: opened.limits, delegate: delegate, knownSchema: opened.schema)
+    }
+}
