@@ -36,6 +36,9 @@ public actor ChatEngine {
     /// The answered questions kept for follow-ups, oldest first (at most the history window).
     public private(set) var turns: [Turn] = []
     private var describedSchema: (key: String, text: String, schema: DatabaseSchema)?
+    /// One question at a time: the actor alone would let a second question start while the first
+    /// waits for the model, and both would miss each other's turn.
+    private let questions = TurnQueue(maxShared: 1)
 
     /// Creates an engine over an executor (its policy, limits and delegate apply to the model's SQL).
     public init(executor: SQLExecutor, model: any LanguageModel, configuration: ChatConfiguration = ChatConfiguration()) {
@@ -69,9 +72,24 @@ public actor ChatEngine {
 
     /// Answers one question.
     ///
+    /// Questions sent at the same time are answered one after the other, in the order they were
+    /// sent: each sees the turns answered before it.
+    ///
     /// - Throws: ``ChatError``: the model failed, wrote no SQL, wrote SQL the policy refuses, or
     ///   SQL that kept failing after every retry. Nothing is changed by a failed question.
+    ///   Cancelled while waiting for an earlier question: `.model(.cancelled)`.
     public func send(_ question: String) async throws(ChatError) -> ChatResponse {
+        let turn = questions.take(.exclusive)
+        defer { turn.end() }
+        do {
+            try await turn.begin()
+        } catch {
+            throw .model(.cancelled)
+        }
+        return try await answer(question)
+    }
+
+    private func answer(_ question: String) async throws(ChatError) -> ChatResponse {
         let question = question.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !question.isEmpty else { throw .emptyQuestion }
         let system = ChatMessage.system(ChatPrompt.system(

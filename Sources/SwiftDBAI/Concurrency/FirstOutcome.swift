@@ -2,19 +2,25 @@ import Foundation
 
 /// Resumes a continuation with the first outcome that arrives — an answer, a timeout or a
 /// cancellation — and ignores the later ones.
-package final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Value, any Error>?
-    private var pending: Result<Value, any Error>?
-    private var finishHandlers: [@Sendable () -> Void] = []
-    private var cancelHandlers: [@Sendable () -> Void] = []
-    private var isDone = false
-    private var isCancelled = false
+package final class FirstOutcome<Value: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Value, any Error>?
+        var pending: Result<Value, any Error>?
+        var finishHandlers: [@Sendable () -> Void] = []
+        var cancelHandlers: [@Sendable () -> Void] = []
+        var isDone = false
+        var isCancelled = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates an outcome no one has finished yet.
+    package init() {}
 
     package func install(_ continuation: CheckedContinuation<Value, any Error>) {
-        let result: Result<Value, any Error>? = lock.withLock {
-            if let pending { return pending }
-            self.continuation = continuation
+        let result: Result<Value, any Error>? = state.withLock { state in
+            if let pending = state.pending { return pending }
+            state.continuation = continuation
             return nil
         }
         if let result { continuation.resume(with: result) }
@@ -23,14 +29,14 @@ package final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
     /// Delivers an outcome; true when it was the first.
     @discardableResult
     package func finish(_ result: Result<Value, any Error>) -> Bool {
-        let (first, waiting, handlers): (Bool, CheckedContinuation<Value, any Error>?, [@Sendable () -> Void]) = lock.withLock {
-            guard !isDone else { return (false, nil, []) }
-            isDone = true
-            let waiting = continuation
-            continuation = nil
-            if waiting == nil { pending = result }
-            let handlers = finishHandlers
-            finishHandlers.removeAll()
+        let (first, waiting, handlers): (Bool, CheckedContinuation<Value, any Error>?, [@Sendable () -> Void]) = state.withLock { state in
+            guard !state.isDone else { return (false, nil, []) }
+            state.isDone = true
+            let waiting = state.continuation
+            state.continuation = nil
+            if waiting == nil { state.pending = result }
+            let handlers = state.finishHandlers
+            state.finishHandlers.removeAll()
             return (true, waiting, handlers)
         }
         waiting?.resume(with: result)
@@ -40,9 +46,9 @@ package final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
 
     /// Runs `handler` once an outcome is delivered (now, if one already was).
     package func onFinish(_ handler: @escaping @Sendable () -> Void) {
-        let runNow = lock.withLock {
-            if isDone { return true }
-            finishHandlers.append(handler)
+        let runNow = state.withLock { state in
+            if state.isDone { return true }
+            state.finishHandlers.append(handler)
             return false
         }
         if runNow { handler() }
@@ -50,9 +56,9 @@ package final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
 
     /// Runs `handler` when the waiting task is cancelled (now, if it already was).
     package func onCancel(_ handler: @escaping @Sendable () -> Void) {
-        let runNow = lock.withLock {
-            if isCancelled { return true }
-            cancelHandlers.append(handler)
+        let runNow = state.withLock { state in
+            if state.isCancelled { return true }
+            state.cancelHandlers.append(handler)
             return false
         }
         if runNow { handler() }
@@ -60,10 +66,10 @@ package final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
 
     /// The waiting task was cancelled: deliver a cancellation and run the cancel handlers.
     package func cancel() {
-        let handlers = lock.withLock {
-            isCancelled = true
-            let handlers = cancelHandlers
-            cancelHandlers.removeAll()
+        let handlers = state.withLock { state in
+            state.isCancelled = true
+            let handlers = state.cancelHandlers
+            state.cancelHandlers.removeAll()
             return handlers
         }
         finish(.failure(CancellationError()))

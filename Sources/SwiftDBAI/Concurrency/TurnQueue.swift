@@ -13,7 +13,7 @@ import Foundation
 /// try await turn.begin()
 /// defer { turn.end() }
 /// ```
-package final class TurnQueue: @unchecked Sendable {
+package final class TurnQueue: Sendable {
     /// How a turn shares the queue.
     package enum Kind: Sendable {
         /// Runs alongside other shared turns.
@@ -23,6 +23,7 @@ package final class TurnQueue: @unchecked Sendable {
     }
 
     /// One place in the queue.
+    /// `@unchecked Sendable`: its state and continuation change only inside the queue's mutex.
     package final class Turn: @unchecked Sendable {
         fileprivate enum State {
             case waiting
@@ -58,10 +59,13 @@ package final class TurnQueue: @unchecked Sendable {
 
     /// The most shared turns that run at once; the next ones wait.
     package let maxShared: Int
-    private let lock = NSLock()
-    private var waiting: [Turn] = []
-    private var activeShared = 0
-    private var activeExclusive = false
+    private struct State {
+        var waiting: [Turn] = []
+        var activeShared = 0
+        var activeExclusive = false
+    }
+
+    private let state = Mutex(State())
 
     /// Creates an empty queue.
     ///
@@ -73,9 +77,9 @@ package final class TurnQueue: @unchecked Sendable {
     /// Takes the next place in the queue.
     package func take(_ kind: Kind) -> Turn {
         let turn = Turn(kind: kind, queue: self)
-        lock.withLock {
-            waiting.append(turn)
-            grant()
+        state.withLock { state in
+            state.waiting.append(turn)
+            grant(&state)
         }
         return turn
     }
@@ -89,71 +93,76 @@ package final class TurnQueue: @unchecked Sendable {
     }
 
     fileprivate func hasStarted(_ turn: Turn) -> Bool {
-        lock.withLock { turn.state == .active }
+        state.withLock { _ in turn.state == .active }
     }
 
     fileprivate func wait(for turn: Turn) async throws {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow: Result<Void, any Error>? = lock.withLock {
-                    switch turn.state {
-                    case .active: return .success(())
-                    case .ended: return .failure(CancellationError())
-                    case .waiting:
-                        if Task.isCancelled {
-                            remove(turn)
-                            return .failure(CancellationError())
+                let (resumeNow, granted): (Result<Void, any Error>?, [CheckedContinuation<Void, any Error>]) =
+                    state.withLock { state in
+                        switch turn.state {
+                        case .active: return (.success(()), [])
+                        case .ended: return (.failure(CancellationError()), [])
+                        case .waiting:
+                            if Task.isCancelled {
+                                return (.failure(CancellationError()), remove(turn, from: &state))
+                            }
+                            turn.continuation = continuation
+                            return (nil, [])
                         }
-                        turn.continuation = continuation
-                        return nil
                     }
-                }
+                for other in granted { other.resume() }
                 if let resumeNow { continuation.resume(with: resumeNow) }
             }
         } onCancel: {
-            let continuation: CheckedContinuation<Void, any Error>? = lock.withLock {
-                guard turn.state == .waiting else { return nil }
-                remove(turn)
-                defer { turn.continuation = nil }
-                return turn.continuation
-            }
+            let (continuation, granted): (CheckedContinuation<Void, any Error>?, [CheckedContinuation<Void, any Error>]) =
+                state.withLock { state in
+                    guard turn.state == .waiting else { return (nil, []) }
+                    let granted = remove(turn, from: &state)
+                    defer { turn.continuation = nil }
+                    return (turn.continuation, granted)
+                }
+            for other in granted { other.resume() }
             continuation?.resume(throwing: CancellationError())
         }
     }
 
     fileprivate func end(_ turn: Turn) {
-        let granted: [CheckedContinuation<Void, any Error>] = lock.withLock {
+        let granted: [CheckedContinuation<Void, any Error>] = state.withLock { state in
             switch turn.state {
             case .ended:
                 return []
             case .waiting:
-                remove(turn)
+                return remove(turn, from: &state)
             case .active:
                 turn.state = .ended
-                if turn.kind == .exclusive { activeExclusive = false } else { activeShared -= 1 }
+                if turn.kind == .exclusive { state.activeExclusive = false } else { state.activeShared -= 1 }
+                return grant(&state)
             }
-            return grant()
         }
         for continuation in granted { continuation.resume() }
     }
 
     /// Removes a waiting turn (lock held) and lets the turns behind it go when they can.
-    private func remove(_ turn: Turn) {
+    /// Takes a turn out of line (ended without running); returns the continuations of the
+    /// turns that may start now, to resume outside the mutex.
+    private func remove(_ turn: Turn, from state: inout State) -> [CheckedContinuation<Void, any Error>] {
         turn.state = .ended
-        waiting.removeAll { $0 === turn }
-        for continuation in grant() { continuation.resume() }
+        state.waiting.removeAll { $0 === turn }
+        return grant(&state)
     }
 
-    /// Starts the waiting turns at the head that may run now (lock held); returns the
-    /// continuations to resume once the lock is released.
+    /// Starts the turns at the head of the line that may run now; returns the continuations of
+    /// those that wait, to resume outside the mutex.
     @discardableResult
-    private func grant() -> [CheckedContinuation<Void, any Error>] {
+    private func grant(_ state: inout State) -> [CheckedContinuation<Void, any Error>] {
         var granted: [CheckedContinuation<Void, any Error>] = []
-        while let head = waiting.first, !activeExclusive {
-            if head.kind == .exclusive ? activeShared > 0 : activeShared >= maxShared { break }
-            waiting.removeFirst()
+        while let head = state.waiting.first, !state.activeExclusive {
+            if head.kind == .exclusive ? state.activeShared > 0 : state.activeShared >= maxShared { break }
+            state.waiting.removeFirst()
             head.state = .active
-            if head.kind == .exclusive { activeExclusive = true } else { activeShared += 1 }
+            if head.kind == .exclusive { state.activeExclusive = true } else { state.activeShared += 1 }
             if let continuation = head.continuation {
                 head.continuation = nil
                 granted.append(continuation)

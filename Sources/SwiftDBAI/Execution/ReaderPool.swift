@@ -7,14 +7,19 @@ import GRDB
 ///
 /// The pool never waits for a connection: the executor's ``TurnQueue`` admits at most
 /// ``capacity`` reads at once. Connections open on first need and stay open.
-final class ReaderPool: @unchecked Sendable {
+final class ReaderPool: Sendable {
     /// The most connections the pool opens.
     let capacity: Int
     private let path: String
     private let configuration: Configuration
-    private let lock = NSLock()
-    private var idle: [DatabaseQueue] = []
-    private var all: [DatabaseQueue] = []
+    private struct Connections {
+        /// Open and not in use.
+        var idle: [DatabaseQueue] = []
+        /// Every connection opened, in use or not.
+        var all: [DatabaseQueue] = []
+    }
+
+    private let connections = Mutex(Connections())
 
     init(path: String, configuration: Configuration, capacity: Int) {
         self.path = path
@@ -31,24 +36,24 @@ final class ReaderPool: @unchecked Sendable {
         _ body: @escaping @Sendable (Database) throws -> T, fallback: DatabaseQueue
     ) async throws -> T {
         guard let connection = try? checkOut() else { return try await fallback.read(body) }
-        defer { lock.withLock { idle.append(connection) } }
+        defer { connections.withLock { $0.idle.append(connection) } }
         return try await connection.read(body)
     }
 
     /// Interrupts the statements running on every connection of the pool.
     func interrupt() {
-        for connection in lock.withLock({ all }) { connection.interrupt() }
+        for connection in connections.withLock({ $0.all }) { connection.interrupt() }
     }
 
     /// Closes the idle connections (the pool is not used afterwards).
     func close() {
-        for connection in lock.withLock({ idle }) { try? connection.close() }
+        for connection in connections.withLock({ $0.idle }) { try? connection.close() }
     }
 
     private func checkOut() throws -> DatabaseQueue {
-        if let connection = lock.withLock({ idle.popLast() }) { return connection }
+        if let connection = connections.withLock({ $0.idle.popLast() }) { return connection }
         let connection = try DatabaseQueue(path: path, configuration: configuration)
-        lock.withLock { all.append(connection) }
+        connections.withLock { $0.all.append(connection) }
         return connection
     }
 }

@@ -6,7 +6,7 @@ import GRDB
 ///
 /// Checking the version costs one tiny statement per access; re-introspecting happens only after a
 /// schema change (made by this process or by another one writing the same file).
-final class SchemaCache: @unchecked Sendable {
+final class SchemaCache: Sendable {
     /// One consistent snapshot: a schema, the classifier that compiles against it, and the
     /// schema as the policy lets callers see it.
     struct Entry: Sendable {
@@ -16,11 +16,14 @@ final class SchemaCache: @unchecked Sendable {
     }
 
     private let policy: SafetyPolicy
-    private let lock = NSLock()
-    private var entry: Entry?
+    private struct State {
+        var entry: Entry?
+        /// Statements already classified against the current entry, by text (agents repeat queries).
+        var classified: [String: ClassifiedStatement] = [:]
+    }
+
+    private let state = Mutex(State())
     private let introspector = SchemaIntrospector(includesRowCounts: false)
-    /// Statements already classified against the current entry, by text (agents repeat queries).
-    private var classified: [String: ClassifiedStatement] = [:]
     private static let classifiedCapacity = 512
 
     /// Creates an empty cache for statements classified under `policy`.
@@ -34,11 +37,11 @@ final class SchemaCache: @unchecked Sendable {
     /// - Throws: ``SQLRejection``, ``SwiftDBAIError`` or a GRDB `DatabaseError`.
     func classify(_ sql: String, in db: Database) throws -> ClassifiedStatement {
         let entry = try current(db)
-        if let known = lock.withLock({ classified[sql] }) { return known }
+        if let known = state.withLock({ $0.classified[sql] }) { return known }
         let statement = try entry.classifier.classify(sql)
-        lock.withLock {
-            if classified.count >= Self.classifiedCapacity { classified.removeAll(keepingCapacity: true) }
-            classified[sql] = statement
+        state.withLock { state in
+            if state.classified.count >= Self.classifiedCapacity { state.classified.removeAll(keepingCapacity: true) }
+            state.classified[sql] = statement
         }
         return statement
     }
@@ -50,7 +53,7 @@ final class SchemaCache: @unchecked Sendable {
     ///   when its version is the connection's.
     func current(_ db: Database, known: DatabaseSchema? = nil) throws -> Entry {
         let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
-        if let cached = lock.withLock({ entry }), cached.schema.schemaVersion == version {
+        if let cached = state.withLock({ $0.entry }), cached.schema.schemaVersion == version {
             return cached
         }
         let schema = try known.flatMap { $0.schemaVersion == version ? $0 : nil } ?? introspector.introspect(db)
@@ -58,9 +61,9 @@ final class SchemaCache: @unchecked Sendable {
             schema: schema, isVisible: policy.mayHideTables ? { [policy] in policy.isVisible($0) } : nil)
         let fresh = Entry(
             schema: schema, classifier: classifier, visibleSchema: schema.visible(to: classifier.visibleTableNames))
-        lock.withLock {
-            entry = fresh
-            classified.removeAll()
+        state.withLock { state in
+            state.entry = fresh
+            state.classified.removeAll()
         }
         return fresh
     }

@@ -28,7 +28,9 @@ public final class SQLStatementClassifier: @unchecked Sendable {
     /// hidden. A view is visible only when it and every table it reads are.
     public private(set) var visibleTableNames: Set<String>?
 
-    private let lock = NSLock()
+    /// Held while a statement compiles: the replicas' connections and the recorder serve one
+    /// compilation at a time. (They hold SQLite handles, hence `@unchecked Sendable` above.)
+    private let compiling = Mutex(())
     private let replica: SchemaReplica
     /// The visible tables alone (no triggers, no foreign keys), where names are resolved first.
     private var visibleReplica: SchemaReplica?
@@ -98,9 +100,7 @@ public final class SQLStatementClassifier: @unchecked Sendable {
     ///   compile, or does something no tool may do (schema changes, transaction control,
     ///   ATTACH, PRAGMA assignments, `load_extension`, VACUUM, internal tables).
     public func classify(_ sql: String) throws(SQLRejection) -> ClassifiedStatement {
-        lock.lock()
-        defer { lock.unlock() }
-        return try classifyWithoutLock(sql)
+        try compiling.withLock { _ throws(SQLRejection) in try classifyWithoutLock(sql) }
     }
 
     func classifyWithoutLock(_ sql: String) throws(SQLRejection) -> ClassifiedStatement {

@@ -8,20 +8,19 @@ import SwiftDBAI
 /// A call that waits for the user (elicitation) steps out of the order meanwhile
 /// (``outside(_:)``): the calls behind it go on, and it takes a new turn, at the back, once the
 /// user answered. The turn of the running call is ``current`` (a task-local value).
-final class RequestTurn: @unchecked Sendable {
+final class RequestTurn: Sendable {
     /// The turn of the `tools/call` the current task answers, if any.
     @TaskLocal static var current: RequestTurn?
 
     private let queue: TurnQueue
     private let kind: TurnQueue.Kind
-    private let lock = NSLock()
-    private var turn: TurnQueue.Turn
+    private let turn: Mutex<TurnQueue.Turn>
 
     /// Takes the next place in `queue` now (in arrival order).
     init(queue: TurnQueue, kind: TurnQueue.Kind) {
         self.queue = queue
         self.kind = kind
-        turn = queue.take(kind)
+        turn = Mutex(queue.take(kind))
     }
 
     /// Runs `body` out of the current request's turn (see ``outside(_:)``), or simply runs it
@@ -35,12 +34,12 @@ final class RequestTurn: @unchecked Sendable {
     ///
     /// - Throws: `CancellationError` when the request is cancelled first.
     func begin() async throws {
-        try await lock.withLock { turn }.begin()
+        try await turn.withLock { $0 }.begin()
     }
 
     /// Ends the turn (or gives it up).
     func end() {
-        lock.withLock { turn }.end()
+        turn.withLock { $0 }.end()
     }
 
     /// Runs `body` out of turn (ending the current one), then waits for a new turn of the same
@@ -49,7 +48,7 @@ final class RequestTurn: @unchecked Sendable {
         end()
         let value = try await body()
         let next = queue.take(kind)
-        lock.withLock { turn = next }
+        turn.withLock { $0 = next }
         try await next.begin()
         return value
     }

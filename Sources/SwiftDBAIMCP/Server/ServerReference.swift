@@ -1,14 +1,18 @@
 import Foundation
 import MCP
+import SwiftDBAI
 
 /// The running MCP server, for the parts made before it exists (the `ask` confirmation
 /// delegate, the sampling model). Weak: it never keeps a stopped server alive.
-final class ServerReference: @unchecked Sendable {
-    private let lock = NSLock()
-    private weak var stored: Server?
+final class ServerReference: Sendable {
+    private struct WeakServer {
+        weak var server: Server?
+    }
+
+    private let stored = Mutex(WeakServer())
 
     var server: Server? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { stored.withLock { $0.server } }
+        set { stored.withLock { $0.server = newValue } }
     }
 }

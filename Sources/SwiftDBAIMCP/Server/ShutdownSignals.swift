@@ -11,6 +11,9 @@ import Foundation
 
 /// Turns the given signals (SIGTERM, SIGINT…) into one call of a handler, instead of the default
 /// action that kills the process at once — in the middle of a write, leaving a hot journal.
+///
+/// `@unchecked Sendable`: `DispatchSourceSignal` is not `Sendable`; the sources are only
+/// created, then cancelled, never changed.
 final class ShutdownSignals: @unchecked Sendable {
     private let sources: [any DispatchSourceSignal]
 

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftDBAI
 
 #if canImport(Glibc)
     import Glibc
@@ -15,10 +16,9 @@ import Foundation
 /// that its owner closes (a pipe stays open while a `poll(2)` on it is pending), and it stops
 /// when the descriptor number comes to name another file. An output that cannot go away (a
 /// regular file, `/dev/null`) is simply watched until ``stop()``.
-final class OutputWatcher: @unchecked Sendable {
+final class OutputWatcher: Sendable {
     private let output: CInt
-    private let lock = NSLock()
-    private var isStopped = false
+    private let isStopped = Mutex(false)
     /// How long one round of `poll(2)` waits.
     static let round: Int32 = 200
 
@@ -28,7 +28,7 @@ final class OutputWatcher: @unchecked Sendable {
 
     /// Stops watching within one round.
     func stop() {
-        lock.withLock { isStopped = true }
+        isStopped.withLock { $0 = true }
     }
 
     /// Watches on the calling thread until the output goes away (then calls `closed`, once) or
@@ -36,7 +36,7 @@ final class OutputWatcher: @unchecked Sendable {
     func run(closed: () -> Void) {
         guard output >= 0, let identity = Self.identity(of: output) else { return }
         var request = pollfd(fd: output, events: 0, revents: 0)
-        while !lock.withLock({ isStopped }) {
+        while !isStopped.withLock({ $0 }) {
             guard Self.identity(of: output) == identity else { return }
             request.revents = 0
             let ready = poll(&request, 1, Self.round)
@@ -44,7 +44,7 @@ final class OutputWatcher: @unchecked Sendable {
             if ready > 0 {
                 if request.revents & Int16(POLLNVAL) != 0 { return }
                 if request.revents & Int16(POLLERR | POLLHUP) != 0 {
-                    if !lock.withLock({ isStopped }) { closed() }
+                    if !isStopped.withLock({ $0 }) { closed() }
                     return
                 }
             }

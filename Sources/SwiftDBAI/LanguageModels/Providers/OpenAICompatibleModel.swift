@@ -29,20 +29,15 @@ public struct OpenAICompatibleModel: HTTPLanguageModel {
     }
 
     /// Remembers that a server rejected `json_schema` and wants `json_object` with a schema.
-    private final class StyleFallback: @unchecked Sendable {
-        private let lock = NSLock()
-        private var usesJSONObject = false
+    private final class StyleFallback: Sendable {
+        private let usesJSONObject = Mutex(false)
 
         var isActive: Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            return usesJSONObject
+            usesJSONObject.withLock { $0 }
         }
 
         func activate() {
-            lock.lock()
-            usesJSONObject = true
-            lock.unlock()
+            usesJSONObject.withLock { $0 = true }
         }
     }
 
