@@ -11,10 +11,11 @@ import Foundation
 /// state.withLock { $0.count += 1 }
 /// ```
 package final class Mutex<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var value: Value
 
     /// Creates a mutex holding `value`.
+    @inlinable
     package init(_ value: Value) {
         self.value = value
     }
@@ -22,6 +23,9 @@ package final class Mutex<Value>: @unchecked Sendable {
     /// Runs `body` with the value, holding the lock.
     ///
     /// - Throws: what `body` throws.
+    /// Inlinable, so that each caller gets a version specialized for its state (this runs on
+    /// every tool call).
+    @inlinable
     package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
         -> Result
     {
