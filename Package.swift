@@ -71,11 +71,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(
-            name: "dbai-bench",
-            dependencies: ["SwiftDBAI", .product(name: "GRDB", package: "GRDB.swift")],
-            path: "Benchmarks/dbai-bench"
-        ),
         .testTarget(
             name: "SwiftDBAITests",
             dependencies: ["SwiftDBAI", "SwiftDBAIAsyncHTTPClient"]

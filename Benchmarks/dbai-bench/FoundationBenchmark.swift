@@ -4,6 +4,13 @@ import SwiftDBAI
 
 /// Times schema introspection and statement classification against their goals.
 struct FoundationBenchmark {
+    /// Opens a database read-only, as the server does for a read-only allowlist.
+    static func openReadOnly(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
     struct SetupError: Error, CustomStringConvertible {
         var description: String
     }
@@ -54,7 +61,7 @@ struct FoundationBenchmark {
     private mutating func introspectGenerated(
         _ synthetic: SyntheticDatabase, generationTime: Duration
     ) async throws -> DatabaseSchema {
-        let queue = try DatabaseOpener.open(path: synthetic.path, readOnly: true)
+        let queue = try Self.openReadOnly(synthetic.path)
         let schema = try await SchemaIntrospector().introspect(queue)
         try checkGenerated(schema, expected: synthetic)
 
@@ -71,7 +78,7 @@ struct FoundationBenchmark {
     }
 
     private mutating func introspectChinook() async throws -> DatabaseSchema {
-        let queue = try DatabaseOpener.open(path: options.chinookPath, readOnly: true)
+        let queue = try Self.openReadOnly(options.chinookPath)
         let schema = try await SchemaIntrospector().introspect(queue)
         guard schema.tables.count == 11 else {
             throw SetupError(description: "\(options.chinookPath) holds \(schema.tables.count) tables, Chinook has 11")
@@ -87,7 +94,7 @@ struct FoundationBenchmark {
     }
 
     private var introspectionNote: String {
-        "opened read-only with DatabaseOpener; \(options.introspectionRuns) timed runs after"
+        "opened read-only; \(options.introspectionRuns) timed runs after"
             + " \(options.introspectionWarmUps) warm-ups; \"sync\" = introspect(db) inside one read"
     }
 
