@@ -9,7 +9,7 @@ extension SQLExecutor {
     /// Inserts rows (column → value) into a table, all in one transaction.
     ///
     /// - Throws: as ``StructuredStatementBuilder/insert(into:rows:)`` and
-    ///   ``execute(_:expecting:confirmed:)``.
+    ///   ``execute(_:expecting:confirmed:matching:)``.
     public func insert(into table: String, rows: [[String: SQLValue]]) async throws(SwiftDBAIError) -> MutationResult {
         let statements = try await statementBuilder().insert(into: table, rows: rows)
         return try await execute(statements, expecting: .insert)
@@ -18,7 +18,7 @@ extension SQLExecutor {
     /// Updates the rows matching a filter. An empty filter needs `allRows: true`.
     ///
     /// - Throws: as ``StructuredStatementBuilder/update(_:set:where:allRows:)`` and
-    ///   ``execute(_:expecting:confirmed:)``.
+    ///   ``execute(_:expecting:confirmed:matching:)``.
     public func update(
         _ table: String, set values: [String: SQLValue], where filter: RowFilter, allRows: Bool = false,
         confirmed: Bool = false
@@ -31,7 +31,7 @@ extension SQLExecutor {
     /// needs confirmation unless the ``MutationPolicy`` says otherwise.
     ///
     /// - Throws: as ``StructuredStatementBuilder/delete(from:where:allRows:)`` and
-    ///   ``execute(_:expecting:confirmed:)``.
+    ///   ``execute(_:expecting:confirmed:matching:)``.
     public func delete(
         from table: String, where filter: RowFilter, allRows: Bool = false, confirmed: Bool = false
     ) async throws(SwiftDBAIError) -> MutationResult {

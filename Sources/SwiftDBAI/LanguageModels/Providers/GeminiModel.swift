@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Structured output uses `responseMimeType: application/json` with `responseSchema`. Schemas (of
 /// answers and of tool parameters) are reduced to the OpenAPI subset Gemini accepts (see
-/// ``GeminiSchema``). A blocked prompt (`promptFeedback.blockReason`) or a `SAFETY`,
+/// `GeminiSchema`). A blocked prompt (`promptFeedback.blockReason`) or a `SAFETY`,
 /// `RECITATION`, `PROHIBITED_CONTENT`, `BLOCKLIST` or `SPII` finish is
 /// ``LanguageModelError/refused(provider:reason:)``.
 ///
