@@ -25,7 +25,7 @@ public enum SwiftDBAIError: Error, Sendable, Hashable {
     case cancelled
     /// A destructive operation needs a confirmation that was not given.
     case confirmationRequired(SQLOperation, tables: [String])
-    /// The ``ToolExecutionDelegate`` declined a destructive operation. Nothing was changed.
+    /// The ``SQLExecutionDelegate`` declined a destructive operation. Nothing was changed.
     case confirmationDeclined(SQLOperation, tables: [String])
     /// A structured request named a table or view that does not exist (or is hidden).
     case unknownTable(String, available: [String])

@@ -116,7 +116,7 @@ struct HiddenTableTests {
     }
 
     /// Replaces a visible view, between the checks and the run, with one over the hidden table.
-    struct SwappingDelegate: ToolExecutionDelegate {
+    struct SwappingDelegate: SQLExecutionDelegate {
         let path: String
 
         func willExecuteSQL(_ statement: ClassifiedStatement) async {

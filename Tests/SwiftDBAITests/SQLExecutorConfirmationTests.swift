@@ -100,7 +100,7 @@ struct SQLExecutorConfirmationTests {
 
     /// Confirms every request and records it; before answering the first one, changes the rows
     /// through another connection.
-    actor ChangingDelegate: ToolExecutionDelegate {
+    actor ChangingDelegate: SQLExecutionDelegate {
         let database: ScratchDatabase
         private(set) var requests: [DestructiveOperationRequest] = []
 

@@ -93,7 +93,7 @@ struct SQLExecutorLimitsTests {
 }
 
 /// Signals when a statement is about to run, so a test can cancel it without sleeping.
-struct StartSignal: ToolExecutionDelegate {
+struct StartSignal: SQLExecutionDelegate {
     let continuation: AsyncStream<Void>.Continuation
     init(_ continuation: AsyncStream<Void>.Continuation) { self.continuation = continuation }
     func willExecuteSQL(_ statement: ClassifiedStatement) async { continuation.yield() }

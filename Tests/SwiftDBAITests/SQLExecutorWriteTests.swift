@@ -168,7 +168,7 @@ struct SQLExecutorWriteTests {
 }
 
 /// A delegate that answers every confirmation the same way.
-struct Confirmer: ToolExecutionDelegate {
+struct Confirmer: SQLExecutionDelegate {
     let answer: Bool
     func confirmDestructiveOperation(_ request: DestructiveOperationRequest) async -> Bool { answer }
 }

@@ -41,7 +41,7 @@ public struct ChatConfiguration: Sendable, Hashable {
     /// The lowest temperature of a retry after failed SQL (0 tends to repeat the same mistake).
     public var retryTemperature: Double
     /// Whether every `INSERT`, `UPDATE` and `DELETE` the model writes needs a confirmation (by the
-    /// executor's ``ToolExecutionDelegate``, which is shown a preview) before it runs. On by
+    /// executor's ``SQLExecutionDelegate``, which is shown a preview) before it runs. On by
     /// default: a model can be steered by text planted in the data it reads.
     public var confirmsWrites: Bool
 

@@ -52,7 +52,7 @@ public actor ChatEngine {
     /// - Throws: ``SwiftDBAIError`` when the database cannot be opened.
     public init(
         databasePath: String, model: any LanguageModel, allowlist: OperationAllowlist = .readOnly,
-        configuration: ChatConfiguration = ChatConfiguration(), delegate: (any ToolExecutionDelegate)? = nil
+        configuration: ChatConfiguration = ChatConfiguration(), delegate: (any SQLExecutionDelegate)? = nil
     ) throws(SwiftDBAIError) {
         let executor = try SQLExecutor(path: databasePath, policy: SafetyPolicy(allowlist: allowlist), delegate: delegate)
         self.init(executor: executor, model: model, configuration: configuration)

@@ -97,7 +97,7 @@ enum ChatPrompt {
         """
     }
 
-    static let sqlTool = ToolDefinition(
+    static let sqlTool = LanguageModelTool(
         name: SQLExtractor.toolName,
         description: "Runs one SQLite statement against the database and returns its result.",
         parameters: ["type": "object", "properties": ["sql": ["type": "string", "description": "One SQLite statement."]], "required": ["sql"]])

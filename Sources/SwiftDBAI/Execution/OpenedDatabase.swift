@@ -46,7 +46,7 @@ extension SQLExecutor {
     ///
     /// - Throws: ``SwiftDBAIError`` when the schema cannot be read again after a change.
     public convenience init(
-        _ opened: OpenedDatabase, policy: SafetyPolicy = SafetyPolicy(), delegate: (any ToolExecutionDelegate)? = nil
+        _ opened: OpenedDatabase, policy: SafetyPolicy = SafetyPolicy(), delegate: (any SQLExecutionDelegate)? = nil
     ) throws(SwiftDBAIError) {
         try self.init(
             database: opened.queue, policy: policy, limits: opened.limits, delegate: delegate, knownSchema: opened.schema)

@@ -7,7 +7,7 @@ extension SQLExecutor {
     ///
     /// The search stops at `budget` (and never runs past the executor's statement timeout): the
     /// places found until then are returned. It reads through the executor's read-only
-    /// connection and does not go through the ``ToolExecutionDelegate``, like sample rows for a
+    /// connection and does not go through the ``SQLExecutionDelegate``, like sample rows for a
     /// prompt.
     ///
     /// - Throws: ``SwiftDBAIError`` when the database cannot be read at all.

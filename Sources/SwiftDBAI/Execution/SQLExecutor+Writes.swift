@@ -29,7 +29,7 @@ extension SQLExecutor {
     /// Runs several write statements in one transaction: all of them are committed, or none.
     ///
     /// A destructive batch that is not `confirmed` is previewed and shown to the
-    /// ``ToolExecutionDelegate``; once it confirms, the batch runs only if it still changes the
+    /// ``SQLExecutionDelegate``; once it confirms, the batch runs only if it still changes the
     /// rows of that preview (asked again, at most three times, when they changed meanwhile).
     ///
     /// - Throws: as ``execute(_:arguments:expecting:confirmed:matching:)``.

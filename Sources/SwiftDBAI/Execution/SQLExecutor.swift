@@ -12,7 +12,7 @@ import GRDB
 /// - writes run in one transaction watched by a transaction observer that rolls everything back
 ///   if any change — triggers and foreign-key actions included — falls outside the policy;
 /// - destructive statements (``MutationPolicy/operationsRequiringConfirmation``) run only when
-///   the caller says they were confirmed, or the ``ToolExecutionDelegate`` confirms them.
+///   the caller says they were confirmed, or the ``SQLExecutionDelegate`` confirms them.
 ///
 /// Task cancellation interrupts the running statement.
 ///
@@ -26,7 +26,7 @@ public final class SQLExecutor: Sendable {
     /// The row cap and timeout of every statement.
     public let limits: ExecutionLimits
     /// Hooks for confirmation and auditing; nil means destructive statements need `confirmed: true`.
-    public let delegate: (any ToolExecutionDelegate)?
+    public let delegate: (any SQLExecutionDelegate)?
 
     /// The connection that writes (and reads, when there is no reader pool).
     let database: DatabaseQueue
@@ -49,7 +49,7 @@ public final class SQLExecutor: Sendable {
     ///   ``SwiftDBAIError/cannotOpen(path:reason:)``.
     public convenience init(
         path: String, policy: SafetyPolicy = SafetyPolicy(), limits: ExecutionLimits = ExecutionLimits(),
-        delegate: (any ToolExecutionDelegate)? = nil
+        delegate: (any SQLExecutionDelegate)? = nil
     ) throws(SwiftDBAIError) {
         try self.init(
             OpenedDatabase(path: path, readOnly: !policy.allowlist.allowsWrites, limits: limits), policy: policy,
@@ -63,7 +63,7 @@ public final class SQLExecutor: Sendable {
     ///   or another ``SwiftDBAIError`` when its schema cannot be read.
     public convenience init(
         database: DatabaseQueue, policy: SafetyPolicy = SafetyPolicy(), limits: ExecutionLimits = ExecutionLimits(),
-        delegate: (any ToolExecutionDelegate)? = nil
+        delegate: (any SQLExecutionDelegate)? = nil
     ) throws(SwiftDBAIError) {
         database.inDatabase { db in
             DatabaseOpener.applyLimits(to: db.sqliteConnection, maxValueBytes: limits.maxValueBytes)
@@ -76,7 +76,7 @@ public final class SQLExecutor: Sendable {
     /// a file gets a pool of read-only connections.
     package init(
         database: DatabaseQueue, policy: SafetyPolicy, limits: ExecutionLimits,
-        delegate: (any ToolExecutionDelegate)?, knownSchema: DatabaseSchema?
+        delegate: (any SQLExecutionDelegate)?, knownSchema: DatabaseSchema?
     ) throws(SwiftDBAIError) {
         self.database = database
         self.policy = policy
@@ -99,7 +99,7 @@ public final class SQLExecutor: Sendable {
         }
     }
 
-    private init(sharing other: SQLExecutor, policy: SafetyPolicy, delegate: (any ToolExecutionDelegate)?) {
+    private init(sharing other: SQLExecutor, policy: SafetyPolicy, delegate: (any SQLExecutionDelegate)?) {
         database = other.database
         readers = other.readers
         gate = other.gate
@@ -111,7 +111,7 @@ public final class SQLExecutor: Sendable {
 
     /// The same executor — database, connections, policy, limits and cached schema — with
     /// another delegate.
-    public func withDelegate(_ delegate: (any ToolExecutionDelegate)?) -> SQLExecutor {
+    public func withDelegate(_ delegate: (any SQLExecutionDelegate)?) -> SQLExecutor {
         SQLExecutor(sharing: self, policy: policy, delegate: delegate)
     }
 

@@ -51,12 +51,12 @@ public struct ChatMessage: Sendable, Hashable {
     /// The text (may be empty for an assistant message that only calls tools).
     public var content: String
     /// Tools the assistant called in this message.
-    public var toolCalls: [ToolCall]
+    public var toolCalls: [LanguageModelToolCall]
     /// For a `tool` message: the call it answers.
     public var toolCallID: String?
 
     /// Creates a message.
-    public init(role: Role, content: String, toolCalls: [ToolCall] = [], toolCallID: String? = nil) {
+    public init(role: Role, content: String, toolCalls: [LanguageModelToolCall] = [], toolCallID: String? = nil) {
         self.role = role
         self.content = content
         self.toolCalls = toolCalls
@@ -68,7 +68,7 @@ public struct ChatMessage: Sendable, Hashable {
     /// A user message.
     public static func user(_ text: String) -> ChatMessage { ChatMessage(role: .user, content: text) }
     /// An assistant message.
-    public static func assistant(_ text: String, toolCalls: [ToolCall] = []) -> ChatMessage {
+    public static func assistant(_ text: String, toolCalls: [LanguageModelToolCall] = []) -> ChatMessage {
         ChatMessage(role: .assistant, content: text, toolCalls: toolCalls)
     }
     /// The result of a tool call.
@@ -78,7 +78,7 @@ public struct ChatMessage: Sendable, Hashable {
 }
 
 /// A tool the model may call.
-public struct ToolDefinition: Sendable, Hashable {
+public struct LanguageModelTool: Sendable, Hashable {
     /// The tool name (`run_sql`).
     public var name: String
     /// What the tool does, for the model.
@@ -95,7 +95,7 @@ public struct ToolDefinition: Sendable, Hashable {
 }
 
 /// A call of a tool by the model.
-public struct ToolCall: Sendable, Hashable {
+public struct LanguageModelToolCall: Sendable, Hashable {
     /// The provider's call identifier (generated when the provider has none).
     public var id: String
     /// The tool called.
@@ -141,7 +141,7 @@ public struct LanguageModelRequest: Sendable, Hashable {
     /// The conversation so far, system message first.
     public var messages: [ChatMessage]
     /// Tools the model may call (empty for none).
-    public var tools: [ToolDefinition]
+    public var tools: [LanguageModelTool]
     /// The shape of the answer.
     public var responseFormat: ResponseFormat
     /// Sampling options.
@@ -149,7 +149,7 @@ public struct LanguageModelRequest: Sendable, Hashable {
 
     /// Creates a request.
     public init(
-        messages: [ChatMessage], tools: [ToolDefinition] = [], responseFormat: ResponseFormat = .text,
+        messages: [ChatMessage], tools: [LanguageModelTool] = [], responseFormat: ResponseFormat = .text,
         options: GenerationOptions = GenerationOptions()
     ) {
         self.messages = messages
@@ -164,12 +164,12 @@ public struct LanguageModelResponse: Sendable, Hashable {
     /// The text of the answer (may be empty when the model only called tools).
     public var text: String
     /// Tools the model called.
-    public var toolCalls: [ToolCall]
+    public var toolCalls: [LanguageModelToolCall]
     /// Why generation stopped, as the provider says it (`stop`, `length`, `tool_calls`…).
     public var finishReason: String?
 
     /// Creates a response.
-    public init(text: String, toolCalls: [ToolCall] = [], finishReason: String? = nil) {
+    public init(text: String, toolCalls: [LanguageModelToolCall] = [], finishReason: String? = nil) {
         self.text = text
         self.toolCalls = toolCalls
         self.finishReason = finishReason

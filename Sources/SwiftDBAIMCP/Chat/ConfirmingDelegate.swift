@@ -1,7 +1,7 @@
 import SwiftDBAI
 
 /// Confirms the writes that `ask` runs, through ``AskConfirmation`` (the client's elicitation).
-struct ConfirmingDelegate: ToolExecutionDelegate {
+struct ConfirmingDelegate: SQLExecutionDelegate {
     let confirm: @Sendable (DestructiveOperationRequest) async -> Bool
 
     func confirmDestructiveOperation(_ request: DestructiveOperationRequest) async -> Bool {

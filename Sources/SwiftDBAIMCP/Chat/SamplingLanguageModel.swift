@@ -50,7 +50,7 @@ struct SamplingLanguageModel: LanguageModel {
         }
     }
 
-    private static func describe(_ calls: [ToolCall]) -> String {
+    private static func describe(_ calls: [LanguageModelToolCall]) -> String {
         calls.map { "\($0.name)(\($0.arguments))" }.joined(separator: "\n")
     }
 }

@@ -15,7 +15,7 @@ struct ChatEngineTests {
     static let noSummary = ChatConfiguration(summary: .deterministic)
 
     func engine(_ model: ScriptedModel, _ allowlist: OperationAllowlist = .readOnly, configuration: ChatConfiguration = noSummary,
-                delegate: (any ToolExecutionDelegate)? = nil) throws -> (ChatEngine, ScratchDatabase) {
+                delegate: (any SQLExecutionDelegate)? = nil) throws -> (ChatEngine, ScratchDatabase) {
         let database = try ScratchDatabase(Self.script)
         let executor = try database.executor(allowlist, delegate: delegate)
         return (ChatEngine(executor: executor, model: model, configuration: configuration), database)

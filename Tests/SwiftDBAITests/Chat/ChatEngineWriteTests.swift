@@ -3,7 +3,7 @@ import Testing
 @testable import SwiftDBAI
 
 /// Records the confirmation requests and answers them.
-actor ConfirmationRecorder: ToolExecutionDelegate {
+actor ConfirmationRecorder: SQLExecutionDelegate {
     let answer: Bool
     private(set) var requests: [DestructiveOperationRequest] = []
 

@@ -28,7 +28,7 @@ struct SQLExtractorTests {
     @Test("a run_sql tool call wins over text")
     func toolCall() {
         let response = LanguageModelResponse(
-            text: "SELECT 'text'", toolCalls: [ToolCall(id: "1", name: "run_sql", arguments: #"{"sql":"SELECT 'tool'"}"#)])
+            text: "SELECT 'text'", toolCalls: [LanguageModelToolCall(id: "1", name: "run_sql", arguments: #"{"sql":"SELECT 'tool'"}"#)])
         #expect(SQLExtractor.sql(in: response) == "SELECT 'tool'")
     }
 }

@@ -158,14 +158,14 @@ struct AnthropicModelTests {
         #expect(response.text == #"["albums","artists"]"#)
     }
 
-    @Test("text and tool_use blocks become the text and a ToolCall whose arguments are the input as JSON text")
+    @Test("text and tool_use blocks become the text and a LanguageModelToolCall whose arguments are the input as JSON text")
     func toolCallResponse() async throws {
         let server = try ReplayHTTPServer([.json(AnthropicWire.toolUseAnswer)])
         let response = try await model(server).respond(to: Fixtures.question)
         #expect(response.text == "I'll count the albums.")
         #expect(response.finishReason == "tool_use")
         #expect(response.toolCalls == [
-            ToolCall(id: "toolu_01A09q90qw90lq917835lq9", name: "run_sql", arguments: #"{"sql":"SELECT COUNT(*) FROM albums"}"#)
+            LanguageModelToolCall(id: "toolu_01A09q90qw90lq917835lq9", name: "run_sql", arguments: #"{"sql":"SELECT COUNT(*) FROM albums"}"#)
         ])
     }
 
@@ -181,8 +181,8 @@ struct AnthropicModelTests {
     func toolResultsMerged() async throws {
         let server = try ReplayHTTPServer([.json(AnthropicWire.textAnswer)])
         let calls = [
-            ToolCall(id: "toolu_1", name: "run_sql", arguments: #"{"sql":"SELECT 1"}"#),
-            ToolCall(id: "toolu_2", name: "run_sql", arguments: "not json"),
+            LanguageModelToolCall(id: "toolu_1", name: "run_sql", arguments: #"{"sql":"SELECT 1"}"#),
+            LanguageModelToolCall(id: "toolu_2", name: "run_sql", arguments: "not json"),
         ]
         let request = LanguageModelRequest(messages: [
             .user("Compare."), .assistant("Two queries.", toolCalls: calls),

@@ -197,7 +197,7 @@ struct GeminiModelTests {
         #expect(request.json == expected)
     }
 
-    @Test("a functionCall becomes a ToolCall whose id carries the thought signature back to Gemini")
+    @Test("a functionCall becomes a LanguageModelToolCall whose id carries the thought signature back to Gemini")
     func functionCallRoundTrip() async throws {
         let server = try ReplayHTTPServer([.json(GeminiWire.functionCallAnswer), .json(GeminiWire.textAnswer)])
         let model = model(server)
@@ -269,7 +269,7 @@ struct GeminiModelTests {
     @Test("a tool without parameters is declared without a parameters schema")
     func parameterlessTool() async throws {
         let server = try ReplayHTTPServer([.json(GeminiWire.textAnswer)])
-        let tool = ToolDefinition(
+        let tool = LanguageModelTool(
             name: "list_tables", description: "Lists the tables.", parameters: ["type": "object", "properties": [:]])
         _ = try await model(server).respond(to: LanguageModelRequest(messages: [.user("Tables?")], tools: [tool]))
         #expect(server.requests.first?.json["tools"] == [

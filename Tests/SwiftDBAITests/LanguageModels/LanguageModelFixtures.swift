@@ -21,7 +21,7 @@ enum LanguageModelFixtures {
         "additionalProperties": false,
     ]
 
-    static let runSQL = ToolDefinition(
+    static let runSQL = LanguageModelTool(
         name: "run_sql", description: "Runs one read-only SQLite statement.", parameters: runSQLParameters)
 
     static let answerSchema: JSONValue = [
@@ -31,7 +31,7 @@ enum LanguageModelFixtures {
         "additionalProperties": false,
     ]
 
-    static let previousCall = ToolCall(
+    static let previousCall = LanguageModelToolCall(
         id: "call_9Gz1", name: "run_sql", arguments: #"{"sql":"SELECT COUNT(*) FROM albums"}"#)
 
     /// A conversation that went through one tool call and its result, with tools, a schema and

@@ -228,14 +228,14 @@ struct OpenAICompatibleModelTests {
         #expect(server.requests.count == 1)
     }
 
-    @Test("a tool call in the answer becomes a ToolCall with the provider's id and argument text")
+    @Test("a tool call in the answer becomes a LanguageModelToolCall with the provider's id and argument text")
     func toolCallResponse() async throws {
         let server = try ReplayHTTPServer([.json(OpenAIWire.toolCallAnswer)])
         let response = try await model(server).respond(to: Fixtures.question)
         #expect(response.text == "")
         #expect(response.finishReason == "tool_calls")
         #expect(response.toolCalls == [
-            ToolCall(id: "call_Xk2Yq7cXbN3Lr9Fz0aPqT1sD", name: "run_sql", arguments: #"{"sql":"SELECT COUNT(*) FROM albums"}"#)
+            LanguageModelToolCall(id: "call_Xk2Yq7cXbN3Lr9Fz0aPqT1sD", name: "run_sql", arguments: #"{"sql":"SELECT COUNT(*) FROM albums"}"#)
         ])
     }
 

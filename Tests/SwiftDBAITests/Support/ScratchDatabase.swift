@@ -29,7 +29,7 @@ final class ScratchDatabase: Sendable {
     func executor(
         _ allowlist: OperationAllowlist = .readOnly, mutationPolicy: MutationPolicy = .default,
         validators: [any QueryValidator] = [], limits: ExecutionLimits = ExecutionLimits(),
-        delegate: (any ToolExecutionDelegate)? = nil
+        delegate: (any SQLExecutionDelegate)? = nil
     ) throws -> SQLExecutor {
         try SQLExecutor(
             path: path,

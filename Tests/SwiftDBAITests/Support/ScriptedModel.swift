@@ -35,7 +35,7 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
             return LanguageModelResponse(text: text)
         case .toolCall(let sql):
             let arguments = JSONValue.object(["sql": .string(sql)]).jsonText
-            return LanguageModelResponse(text: "", toolCalls: [ToolCall(id: "call_1", name: "run_sql", arguments: arguments)])
+            return LanguageModelResponse(text: "", toolCalls: [LanguageModelToolCall(id: "call_1", name: "run_sql", arguments: arguments)])
         case .failure(let error):
             throw error
         case nil:

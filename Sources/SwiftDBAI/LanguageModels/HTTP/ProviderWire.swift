@@ -81,7 +81,7 @@ enum ProviderWire {
 
     /// Tools declared the way OpenAI's chat completions and Ollama's `/api/chat` read them:
     /// `{"type": "function", "function": {name, description, parameters}}`.
-    static func functionTools(_ tools: [ToolDefinition]) -> JSONValue {
+    static func functionTools(_ tools: [LanguageModelTool]) -> JSONValue {
         .array(tools.map { tool in
             [
                 "type": "function",

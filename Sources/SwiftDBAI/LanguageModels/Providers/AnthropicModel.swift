@@ -218,7 +218,7 @@ public struct AnthropicModel: HTTPLanguageModel {
             throw .refused(provider: client.provider, reason: "the model declined to answer (stop_reason refusal)")
         }
         var texts: [String] = []
-        var toolCalls: [ToolCall] = []
+        var toolCalls: [LanguageModelToolCall] = []
         var structuredAnswer: String?
         for block in blocks {
             switch block["type"]?.stringValue {
@@ -232,7 +232,7 @@ public struct AnthropicModel: HTTPLanguageModel {
                 if let structuredTool, name == structuredTool.name {
                     structuredAnswer = (structuredTool.isWrapped ? input["value"] ?? .null : input).jsonText
                 } else {
-                    toolCalls.append(ToolCall(
+                    toolCalls.append(LanguageModelToolCall(
                         id: block["id"]?.stringValue ?? ProviderWire.generatedCallID(), name: name,
                         arguments: input.jsonText))
                 }

@@ -17,7 +17,7 @@ import Foundation
 /// ``LanguageModelError/refused(provider:reason:)``.
 ///
 /// Thinking models return a `thoughtSignature` with their function calls that must be sent back
-/// with them. ``ToolCall`` has no field for it, so it travels inside the call's identifier
+/// with them. ``LanguageModelToolCall`` has no field for it, so it travels inside the call's identifier
 /// (`ID#sig=SIGNATURE`): pass identifiers back unchanged, as the protocol asks anyway.
 public struct GeminiModel: HTTPLanguageModel {
     /// `https://generativelanguage.googleapis.com/v1beta`.
@@ -216,7 +216,7 @@ public struct GeminiModel: HTTPLanguageModel {
             throw .refused(provider: client.provider, reason: "the answer was blocked (\(finishReason))")
         }
         var text = ""
-        var toolCalls: [ToolCall] = []
+        var toolCalls: [LanguageModelToolCall] = []
         for part in candidate["content"]?["parts"]?.arrayValue ?? [] {
             if part["thought"] == .bool(true) { continue }
             if let fragment = part["text"]?.stringValue {
@@ -229,14 +229,14 @@ public struct GeminiModel: HTTPLanguageModel {
                 let identifier = CallIdentifier(
                     providerID: call["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 },
                     thoughtSignature: part["thoughtSignature"]?.stringValue)
-                toolCalls.append(ToolCall(
+                toolCalls.append(LanguageModelToolCall(
                     id: identifier.text, name: name, arguments: (call["args"] ?? .object([:])).jsonText))
             }
         }
         return LanguageModelResponse(text: text, toolCalls: toolCalls, finishReason: finishReason)
     }
 
-    /// A ``ToolCall/id`` for Gemini: the provider's call id (or a generated one) and the thought
+    /// A ``LanguageModelToolCall/id`` for Gemini: the provider's call id (or a generated one) and the thought
     /// signature to send back with the call, as `ID#sig=SIGNATURE`.
     struct CallIdentifier: Hashable {
         static let separator = "#sig="

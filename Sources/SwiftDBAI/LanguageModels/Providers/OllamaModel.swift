@@ -143,12 +143,12 @@ public struct OllamaModel: HTTPLanguageModel {
         guard let message = json["message"] else {
             throw client.missing("message")
         }
-        var toolCalls: [ToolCall] = []
+        var toolCalls: [LanguageModelToolCall] = []
         for call in message["tool_calls"]?.arrayValue ?? [] {
             guard let function = call["function"], let name = function["name"]?.stringValue else {
                 throw client.missing("function name in a tool call")
             }
-            toolCalls.append(ToolCall(
+            toolCalls.append(LanguageModelToolCall(
                 id: call["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? ProviderWire.generatedCallID(),
                 name: name,
                 arguments: ProviderWire.argumentsText(function["arguments"])))

@@ -1,13 +1,13 @@
 /// Hooks around statement execution: confirmation of destructive operations and auditing.
 ///
 /// ```swift
-/// struct AskTheUser: ToolExecutionDelegate {
+/// struct AskTheUser: SQLExecutionDelegate {
 ///     func confirmDestructiveOperation(_ request: DestructiveOperationRequest) async -> Bool {
 ///         await presentConfirmation(for: request.statement.sql)
 ///     }
 /// }
 /// ```
-public protocol ToolExecutionDelegate: Sendable {
+public protocol SQLExecutionDelegate: Sendable {
     /// Asked before a destructive statement (a `DELETE` by default) runs. Return true to run it.
     /// The default declines.
     func confirmDestructiveOperation(_ request: DestructiveOperationRequest) async -> Bool
@@ -19,7 +19,7 @@ public protocol ToolExecutionDelegate: Sendable {
     func didExecuteSQL(_ statement: ClassifiedStatement, outcome: SQLExecutionOutcome) async
 }
 
-extension ToolExecutionDelegate {
+extension SQLExecutionDelegate {
     public func confirmDestructiveOperation(_ request: DestructiveOperationRequest) async -> Bool { false }
     public func willExecuteSQL(_ statement: ClassifiedStatement) async {}
     public func didExecuteSQL(_ statement: ClassifiedStatement, outcome: SQLExecutionOutcome) async {}
