@@ -106,4 +106,26 @@ enum ProviderWire {
     static func object(_ members: [String: JSONValue?]) -> JSONValue {
         .object(members.compactMapValues { $0 })
     }
+
+    /// The `tool_calls` of an OpenAI-style message (OpenAI's chat completions, Ollama's chat):
+    /// `[{"id", "function": {"name", "arguments"}}]`, arguments as a JSON string or object. A
+    /// call without an id gets one.
+    ///
+    /// - Throws: ``LanguageModelError/unparseableResponse(provider:reason:)`` for a call without
+    ///   a function name.
+    static func functionCalls(in message: JSONValue, client: HTTPModelClient) throws(LanguageModelError)
+        -> [LanguageModelToolCall]
+    {
+        var calls: [LanguageModelToolCall] = []
+        for call in message["tool_calls"]?.arrayValue ?? [] {
+            guard let function = call["function"], let name = function["name"]?.stringValue else {
+                throw client.missing("function name in a tool call")
+            }
+            calls.append(LanguageModelToolCall(
+                id: call["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? generatedCallID(),
+                name: name,
+                arguments: argumentsText(function["arguments"])))
+        }
+        return calls
+    }
 }

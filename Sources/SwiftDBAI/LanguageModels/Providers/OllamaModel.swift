@@ -143,16 +143,7 @@ public struct OllamaModel: HTTPLanguageModel {
         guard let message = json["message"] else {
             throw client.missing("message")
         }
-        var toolCalls: [LanguageModelToolCall] = []
-        for call in message["tool_calls"]?.arrayValue ?? [] {
-            guard let function = call["function"], let name = function["name"]?.stringValue else {
-                throw client.missing("function name in a tool call")
-            }
-            toolCalls.append(LanguageModelToolCall(
-                id: call["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? ProviderWire.generatedCallID(),
-                name: name,
-                arguments: ProviderWire.argumentsText(function["arguments"])))
-        }
+        let toolCalls = try ProviderWire.functionCalls(in: message, client: client)
         return LanguageModelResponse(
             text: message["content"]?.stringValue ?? "", toolCalls: toolCalls,
             finishReason: json["done_reason"]?.stringValue)

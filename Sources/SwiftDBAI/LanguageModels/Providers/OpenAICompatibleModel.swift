@@ -228,16 +228,7 @@ public struct OpenAICompatibleModel: HTTPLanguageModel {
         default:
             text = ""
         }
-        var toolCalls: [LanguageModelToolCall] = []
-        for call in message["tool_calls"]?.arrayValue ?? [] {
-            guard let function = call["function"], let name = function["name"]?.stringValue else {
-                throw client.missing("function name in a tool call")
-            }
-            toolCalls.append(LanguageModelToolCall(
-                id: call["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? ProviderWire.generatedCallID(),
-                name: name,
-                arguments: ProviderWire.argumentsText(function["arguments"])))
-        }
+        let toolCalls = try ProviderWire.functionCalls(in: message, client: client)
         return LanguageModelResponse(text: text, toolCalls: toolCalls, finishReason: finishReason)
     }
 }
