@@ -64,11 +64,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             let response = try await client.execute(outgoing, deadline: .now() + TimeAmount(timeout))
             var body = try await response.body.collect(upTo: maxResponseBytes)
             let bytes = body.readBytes(length: body.readableBytes) ?? []
-            var headers: [String: String] = [:]
-            for (name, value) in response.headers {
-                let name = name.lowercased()
-                headers[name] = headers[name].map { "\($0), \(value)" } ?? value
-            }
+            // Repeated fields (whatever their case) joined in the order they came.
+            let headers = Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }) { "\($0), \($1)" }
             return HTTPTransportResponse(status: Int(response.status.code), headers: headers, body: Data(bytes))
         } catch {
             throw Task.isCancelled ? HTTPTransportError(.cancelled) : TransportErrorMapping.error(for: error)
@@ -85,7 +82,8 @@ extension TimeAmount {
     /// The duration, in nanoseconds, saturating at the largest amount.
     init(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
-        let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        self = overflow ? .nanoseconds(.max) : .nanoseconds(nanoseconds.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue)
+        let (whole, multiplyOverflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, addOverflow) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        self = .nanoseconds(multiplyOverflow || addOverflow ? .max : total)
     }
 }
