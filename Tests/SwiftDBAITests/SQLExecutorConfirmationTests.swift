@@ -129,6 +129,7 @@ struct SQLExecutorConfirmationTests {
         #expect(requests.first?.changedSincePreviousConfirmation == false)
         #expect(requests.last?.preview?.rowsAffected == 3)
         #expect(requests.last?.changedSincePreviousConfirmation == true)
+        #expect(requests.last?.changeSincePreviousConfirmation == .changedSincePreview(previewedRows: 2, rowsNow: 3))
         #expect(result.rowsAffected == 3)
     }
 

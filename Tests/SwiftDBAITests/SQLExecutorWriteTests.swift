@@ -136,23 +136,6 @@ struct SQLExecutorWriteTests {
         #expect(all.rowsAffected == 3)
     }
 
-    @Test("the filter decodes from the tool contract's JSON")
-    func filterJSON() throws {
-        let json = #"{"Country": "Brazil", "Total": {">": 5, "<=": 20}, "State": {"is_null": false}, "Id": {"in": [1, 2]}, "Fax": null}"#
-        let filter = try JSONDecoder().decode(RowFilter.self, from: Data(json.utf8))
-        #expect(filter.conditions == [
-            .init("Country", .equals("Brazil")),
-            .init("Fax", .equals(.null)),
-            .init("Id", .isIn([1, 2])),
-            .init("State", .isNull(false)),
-            .init("Total", .lessThanOrEqual(20)),
-            .init("Total", .greaterThan(5)),
-        ])
-        #expect(throws: DecodingError.self) {
-            _ = try JSONDecoder().decode(RowFilter.self, from: Data(#"{"a": {"drop": 1}}"#.utf8))
-        }
-    }
-
     @Test("a preview counts and shows the rows a delete would remove, and changes nothing")
     func preview() async throws {
         let database = try ScratchDatabase(Self.script)

@@ -398,6 +398,6 @@ struct SchemaIntrospectorTests {
         #expect(!decoded.shadowTableOwners.isEmpty)
 
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(json.keys) == ["tables", "schema_version", "shadow_tables", "triggers"])
+        #expect(Set(json.keys) == ["tables", "schemaVersion", "shadowTableOwners", "triggers"])
     }
 }

@@ -65,7 +65,7 @@ public actor ChatEngine {
 
     /// Reads and describes the schema now rather than on the first question.
     ///
-    /// - Throws: ``ChatError/refused(sql:error:)`` when the schema cannot be read.
+    /// - Throws: ``ChatError/database(_:)`` when the schema cannot be read.
     public func prepareSchema() async throws(ChatError) {
         _ = try await schemaText(for: "")
     }
@@ -281,7 +281,7 @@ public actor ChatEngine {
         do {
             schema = try await executor.schema(includingRowCounts: false)
         } catch {
-            throw .refused(sql: "", error: error)
+            throw .database(error)
         }
         var selection: Set<String>?
         if schema.tables.count > configuration.maxPromptTables {
@@ -302,7 +302,7 @@ public actor ChatEngine {
             describedSchema = (key, text, selection.map { schema.restricted(to: $0) } ?? schema)
             return text
         } catch {
-            throw .refused(sql: "", error: error)
+            throw .database(error)
         }
     }
 }

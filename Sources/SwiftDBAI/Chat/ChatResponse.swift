@@ -62,6 +62,8 @@ public enum ChatError: Error, Sendable, Hashable, CustomStringConvertible {
     case model(LanguageModelError)
     /// The model did not produce a SQL statement within the attempts allowed.
     case noSQL(attempts: Int)
+    /// The database could not be read (its schema, for the prompt) before the model was asked.
+    case database(SwiftDBAIError)
     /// The statement the model wrote is not allowed (policy, confirmation declined or needed).
     case refused(sql: String, error: SwiftDBAIError)
     /// The statement kept failing after every retry; the last error is given.
@@ -75,6 +77,8 @@ public enum ChatError: Error, Sendable, Hashable, CustomStringConvertible {
             return error.description
         case .noSQL(let attempts):
             return "The model did not write a SQL statement (\(attempts) attempt\(attempts == 1 ? "" : "s")). Rephrase the question, or name the tables and columns it is about."
+        case .database(let error):
+            return error.description
         case .refused(let sql, let error):
             return "The model's statement was refused: \(error.description)\nSQL: \(sql)"
         case .failed(let sql, let error, let attempts):

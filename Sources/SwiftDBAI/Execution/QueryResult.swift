@@ -10,11 +10,6 @@ public struct QueryColumn: Sendable, Hashable, Codable {
         self.name = name
         self.declaredType = declaredType
     }
-
-    enum CodingKeys: String, CodingKey {
-        case name
-        case declaredType = "type"
-    }
 }
 
 /// The rows returned by a read.
@@ -65,38 +60,6 @@ public struct QueryResult: Sendable, Hashable, Codable {
         self.elapsed = elapsed
         self.sql = sql
     }
-
-    enum CodingKeys: String, CodingKey {
-        case columns, rows, truncated, sql
-        case rowCount = "row_count"
-        case elapsedMilliseconds = "elapsed_ms"
-        case truncationReason = "truncated_by"
-        case clippedCells = "clipped_cells"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        columns = try container.decode([QueryColumn].self, forKey: .columns)
-        rows = try container.decode([[SQLValue]].self, forKey: .rows)
-        truncated = try container.decode(Bool.self, forKey: .truncated)
-        truncationReason = try container.decodeIfPresent(TruncationReason.self, forKey: .truncationReason)
-            ?? (truncated ? .rows : nil)
-        clippedCells = try container.decodeIfPresent([ClippedCell].self, forKey: .clippedCells) ?? []
-        sql = try container.decode(String.self, forKey: .sql)
-        elapsed = .milliseconds(try container.decode(Double.self, forKey: .elapsedMilliseconds))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(columns, forKey: .columns)
-        try container.encode(rows, forKey: .rows)
-        try container.encode(rowCount, forKey: .rowCount)
-        try container.encode(truncated, forKey: .truncated)
-        try container.encodeIfPresent(truncationReason, forKey: .truncationReason)
-        if !clippedCells.isEmpty { try container.encode(clippedCells, forKey: .clippedCells) }
-        try container.encode(elapsed.milliseconds, forKey: .elapsedMilliseconds)
-        try container.encode(sql, forKey: .sql)
-    }
 }
 
 /// The outcome of a write.
@@ -116,29 +79,6 @@ public struct MutationResult: Sendable, Hashable, Codable {
         self.rowsAffected = rowsAffected
         self.lastInsertRowID = lastInsertRowID
         self.elapsed = elapsed
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case operation
-        case rowsAffected = "rows_affected"
-        case lastInsertRowID = "last_insert_rowid"
-        case elapsedMilliseconds = "elapsed_ms"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        operation = try container.decode(SQLOperation.self, forKey: .operation)
-        rowsAffected = try container.decode(Int.self, forKey: .rowsAffected)
-        lastInsertRowID = try container.decodeIfPresent(Int64.self, forKey: .lastInsertRowID)
-        elapsed = .milliseconds(try container.decode(Double.self, forKey: .elapsedMilliseconds))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(operation, forKey: .operation)
-        try container.encode(rowsAffected, forKey: .rowsAffected)
-        try container.encodeIfPresent(lastInsertRowID, forKey: .lastInsertRowID)
-        try container.encode(elapsed.milliseconds, forKey: .elapsedMilliseconds)
     }
 }
 

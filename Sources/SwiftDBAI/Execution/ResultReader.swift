@@ -155,9 +155,4 @@ public struct ClippedCell: Sendable, Hashable, Codable {
         self.column = column
         self.byteCount = byteCount
     }
-
-    enum CodingKeys: String, CodingKey {
-        case row, column
-        case byteCount = "bytes"
-    }
 }

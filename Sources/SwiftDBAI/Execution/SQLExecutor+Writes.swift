@@ -51,7 +51,7 @@ extension SQLExecutor {
             var request = DestructiveOperationRequest(statement: destructive.0, arguments: destructive.1.arguments)
             request.statements = statements
             request.preview = preview
-            request.changedSincePreviousConfirmation = lastChange != nil
+            request.changeSincePreviousConfirmation = lastChange
             guard await delegate.confirmDestructiveOperation(request) else {
                 throw .confirmationDeclined(destructive.0.operation, tables: tables)
             }

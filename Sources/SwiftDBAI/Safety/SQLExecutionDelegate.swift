@@ -37,9 +37,13 @@ public struct DestructiveOperationRequest: Sendable, Hashable {
     /// What the write would change now: show it to the user. Once confirmed, the write runs
     /// only if it still changes exactly these rows.
     public var preview: WritePreview?
-    /// True when the user confirmed an earlier preview of this write, but the rows changed
-    /// before it could run: this is a new preview to confirm.
-    public var changedSincePreviousConfirmation = false
+    /// Set when the user confirmed an earlier preview of this write, but its rows changed before
+    /// it could run (``SwiftDBAIError/changedSincePreview(previewedRows:rowsNow:)``, with the
+    /// counts): this is a new preview to confirm. Show the error's description with it.
+    public var changeSincePreviousConfirmation: SwiftDBAIError?
+
+    /// True when this is a new preview after the rows of a confirmed one changed.
+    public var changedSincePreviousConfirmation: Bool { changeSincePreviousConfirmation != nil }
 
     /// Creates a request.
     public init(statement: ClassifiedStatement, arguments: SQLArguments) {
@@ -47,6 +51,7 @@ public struct DestructiveOperationRequest: Sendable, Hashable {
         self.arguments = arguments
         self.statements = [BoundStatement(sql: statement.sql, arguments: arguments)]
     }
+
     /// The tables whose rows would be deleted, or, for a write that deletes nothing, the tables
     /// it writes.
     public var tablesAffected: [String] {

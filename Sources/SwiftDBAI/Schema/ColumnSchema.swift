@@ -40,13 +40,4 @@ public struct ColumnSchema: Sendable, Hashable, Codable {
         self.primaryKeyPosition = primaryKeyPosition
         self.visibility = visibility
     }
-
-    enum CodingKeys: String, CodingKey {
-        case name
-        case declaredType = "type"
-        case isNotNull = "not_null"
-        case defaultValue = "default"
-        case primaryKeyPosition = "primary_key_position"
-        case visibility
-    }
 }

@@ -53,10 +53,7 @@ public struct DatabaseSchema: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case tables
-        case schemaVersion = "schema_version"
-        case shadowTableOwners = "shadow_tables"
-        case triggers
+        case tables, schemaVersion, shadowTableOwners, triggers
     }
 
     public init(from decoder: any Decoder) throws {

@@ -23,12 +23,4 @@ public struct ForeignKeySchema: Sendable, Hashable, Codable {
         self.onUpdate = onUpdate
         self.onDelete = onDelete
     }
-
-    enum CodingKeys: String, CodingKey {
-        case columns
-        case referencedTable = "references_table"
-        case referencedColumns = "references_columns"
-        case onUpdate = "on_update"
-        case onDelete = "on_delete"
-    }
 }

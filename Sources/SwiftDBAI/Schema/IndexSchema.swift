@@ -15,12 +15,6 @@ public struct IndexSchema: Sendable, Hashable, Codable {
             self.isExpression = isExpression
             self.isDescending = isDescending
         }
-
-        enum CodingKeys: String, CodingKey {
-            case column
-            case isExpression = "expression"
-            case isDescending = "descending"
-        }
     }
 
     /// Where an index comes from.
@@ -60,14 +54,5 @@ public struct IndexSchema: Sendable, Hashable, Codable {
         self.origin = origin
         self.terms = terms
         self.sql = sql
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case name
-        case isUnique = "unique"
-        case isPartial = "partial"
-        case origin
-        case terms
-        case sql
     }
 }

@@ -64,19 +64,6 @@ public struct TableSchema: Sendable, Hashable, Codable, Identifiable {
         self.rowCount = rowCount
         self.sql = sql
     }
-
-    enum CodingKeys: String, CodingKey {
-        case name
-        case kind
-        case columns
-        case foreignKeys = "foreign_keys"
-        case indexes
-        case isWithoutRowID = "without_rowid"
-        case isStrict = "strict"
-        case virtualTableModule = "module"
-        case rowCount = "row_count"
-        case sql
-    }
 }
 
 /// An approximate number of rows.
@@ -93,10 +80,5 @@ public struct RowCountEstimate: Sendable, Hashable, Codable {
     public init(count: Int, isExact: Bool) {
         self.count = count
         self.isExact = isExact
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case count
-        case isExact = "exact"
     }
 }

@@ -8,32 +8,31 @@ import SwiftDBAI
 /// 1. with `--no-confirm`, nothing is asked;
 /// 2. a `confirm` token issued for exactly these statements runs them (once);
 /// 3. a client that declared elicitation is asked through `elicitation/create`, with the
-///    statement, the number of rows it would change and the first of them;
+///    statement, the number of rows it would change and the first of them
+///    (``ElicitationConfirmer``, which also confirms the writes of `ask`);
 /// 4. otherwise nothing runs: the result holds a preview and a single-use token.
 ///
 /// A confirmation covers the rows its preview showed, not only the statement: the write runs
 /// only if, inside its own transaction, it changes exactly those rows and they have not changed
 /// meanwhile (``ChangeSignature``). Otherwise nothing changes and a new preview is offered.
 struct WriteConfirmationFlow: Sendable {
-    /// The user's answer to an elicitation.
-    enum Answer: Sendable {
-        case confirmed
-        case declined
-    }
-
     let executor: SQLExecutor
     let tokens: ConfirmationTokenStore
     /// False with `--no-confirm`.
     let confirmsDestructiveWrites: Bool
     /// Asks the user through the client; nil when the client did not declare elicitation.
-    let elicit: (@Sendable (_ message: String) async throws -> Answer)?
+    let elicit: ElicitationConfirmer.Elicit?
     /// Rows shown in a preview.
     var previewRowCount = 20
 
+    /// Runs the write, confirmed first when it is destructive.
+    ///
+    /// - Throws: ``ToolCallError`` for a bad token, a declined or failed confirmation;
+    ///   ``SwiftDBAIError`` when the write is refused or fails (nothing was changed).
     func run(_ statements: [BoundStatement], operation: SQLOperation, tool: String, token: String?) async throws -> ToolOutput {
         do {
             return try await execute(statements, operation: operation, confirmed: !confirmsDestructiveWrites)
-        } catch SwiftDBAIError.confirmationRequired {
+        } catch .confirmationRequired {
             // Destructive and not confirmed yet: nothing ran.
         }
         let fingerprint = Self.fingerprint(tool: tool, statements: statements)
@@ -43,77 +42,44 @@ struct WriteConfirmationFlow: Sendable {
             case .success(let signature):
                 do {
                     return try await execute(statements, operation: operation, confirmed: true, matching: signature)
-                } catch SwiftDBAIError.changedSincePreview(let previewed, let now) {
+                } catch .changedSincePreview(let previewed, let now) {
                     changed = .changedSincePreview(previewedRows: previewed, rowsNow: now)
                 }
             case .failure(let refusal):
-                throw ToolCallError(Self.message(for: refusal, tool: tool), code: "invalid_confirmation_token")
+                throw ToolCallError(Self.message(for: refusal, tool: tool), code: .invalidConfirmationToken)
             }
         }
         guard let elicit else {
-            let preview = try await self.preview(statements, operation: operation)
+            let preview = try await executor.preview(statements, expecting: operation, maxRows: previewRowCount)
             let issued = await tokens.issue(for: fingerprint, signature: preview.signature)
             return confirmationRequest(token: issued, tool: tool, operation: operation, preview: preview, changed: changed)
         }
-        for _ in 1...Self.elicitationAttempts {
-            let preview = try await self.preview(statements, operation: operation)
-            let message = Self.elicitationMessage(statements, operation: operation, preview: preview, note: changed?.description)
-            let answer: Answer
-            do {
-                answer = try await elicit(message)
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch {
-                throw ToolCallError("The confirmation request to the client failed (\(error)); nothing was changed.")
+        // The executor previews, asks, and runs only what was confirmed (asking again when the
+        // rows changed meanwhile).
+        let confirmer = ElicitationConfirmer(elicit: elicit)
+        do {
+            return try await execute(statements, operation: operation, through: executor.withDelegate(confirmer))
+        } catch .confirmationDeclined {
+            if let failure = confirmer.lastFailure {
+                throw ToolCallError("The confirmation request to the client failed (\(failure)); nothing was changed.")
             }
-            guard answer == .confirmed else {
-                throw ToolCallError(
-                    "The user did not confirm the \(operation.sqlKeyword); nothing was changed.", code: "confirmation_declined")
-            }
-            do {
-                return try await execute(statements, operation: operation, confirmed: true, matching: preview.signature)
-            } catch SwiftDBAIError.changedSincePreview(let previewed, let now) {
-                changed = .changedSincePreview(previewedRows: previewed, rowsNow: now)
-            }
+            throw ToolCallError(
+                "The user did not confirm the \(operation.sqlKeyword); nothing was changed.", code: .confirmationDeclined)
         }
-        throw ToolCallError(changed.map(\.description) ?? "The rows kept changing; nothing was changed.", code: "changed_since_preview")
     }
-
-    /// How many times the user is asked when the rows change between a preview and the write.
-    static let elicitationAttempts = 3
 
     // MARK: - Steps
 
-    /// Runs the statements; a refusal becomes a ``ToolCallError`` (a confirmation request and a
-    /// change since the preview stay ``SwiftDBAIError``s for ``run(_:operation:tool:token:)``).
+    /// Runs the statements and describes the result.
     private func execute(
-        _ statements: [BoundStatement], operation: SQLOperation, confirmed: Bool, matching signature: ChangeSignature? = nil
-    ) async throws -> ToolOutput {
-        let result: MutationResult
-        do {
-            result = try await executor.execute(statements, expecting: operation, confirmed: confirmed, matching: signature)
-        } catch .confirmationRequired(let operation, let tables) {
-            throw SwiftDBAIError.confirmationRequired(operation, tables: tables)
-        } catch .changedSincePreview(let previewed, let now) {
-            throw SwiftDBAIError.changedSincePreview(previewedRows: previewed, rowsNow: now)
-        } catch .cancelled {
-            throw CancellationError()
-        } catch {
-            throw ToolCallError(error)
-        }
+        _ statements: [BoundStatement], operation: SQLOperation, confirmed: Bool = false,
+        matching signature: ChangeSignature? = nil, through executor: SQLExecutor? = nil
+    ) async throws(SwiftDBAIError) -> ToolOutput {
+        let result = try await (executor ?? self.executor).execute(
+            statements, expecting: operation, confirmed: confirmed, matching: signature)
         var text = "\(operation.sqlKeyword): \(result.rowsAffected) row\(result.rowsAffected == 1 ? "" : "s") affected"
         if let rowID = result.lastInsertRowID { text += ", last rowid \(rowID)" }
         return ToolOutput(structured: result.structuredValue, text: text + ".")
-    }
-
-    private func preview(_ statements: [BoundStatement], operation: SQLOperation) async throws -> WritePreview {
-        do {
-            return try await executor.preview(statements, expecting: operation, maxRows: previewRowCount)
-        } catch .cancelled {
-            throw CancellationError()
-        } catch {
-            throw ToolCallError(error)
-        }
     }
 
     private func confirmationRequest(
@@ -156,29 +122,6 @@ struct WriteConfirmationFlow: Sendable {
             return statement.sql + "\u{1F}" + values
         }
         return ([tool] + parts).joined(separator: "\u{1E}")
-    }
-
-    /// The question put to the user: the statements, what they would change, the first rows.
-    static func elicitationMessage(
-        _ statements: [BoundStatement], operation: SQLOperation, preview: WritePreview?, note: String? = nil
-    ) -> String {
-        var message = note.map { $0 + "\n\n" } ?? ""
-        message += "Confirm this \(operation.sqlKeyword)?"
-        if let count = preview?.rowsAffected {
-            message += " It would affect \(count) row\(count == 1 ? "" : "s")."
-        }
-        message += "\n"
-        for statement in statements.prefix(3) {
-            message += "\n" + statement.sql
-            if !statement.arguments.isEmpty, let data = try? JSONEncoder().encode(statement.arguments) {
-                message += "  with " + String(decoding: data, as: UTF8.self)
-            }
-        }
-        if statements.count > 3 { message += "\n… and \(statements.count - 3) more statements" }
-        if let rows = preview?.affectedRows, rows.rowCount > 0 {
-            message += "\n\nRows it would change:\n" + MarkdownTableRenderer(maxCellLength: 60, maxBytes: 4096).render(rows)
-        }
-        return message
     }
 
     static func message(for refusal: ConfirmationTokenStore.Refusal, tool: String) -> String {

@@ -31,7 +31,7 @@ struct SchemaResources: Sendable {
     func read(_ uri: String) async throws -> [Resource.Content] {
         let schema = try await visibleSchema()
         if uri == Self.schemaURI {
-            return [.text(try Self.json(schema.tables), uri: uri, mimeType: "application/json")]
+            return [.text(try Self.json(.array(schema.tables.map(\.structuredValue))), uri: uri, mimeType: "application/json")]
         }
         guard uri.hasPrefix(Self.tablePrefix) else {
             throw MCPError.invalidParams("Unknown resource \(uri). Read \(Self.schemaURI) or \(Self.tablePrefix){name}.")
@@ -42,7 +42,7 @@ struct SchemaResources: Sendable {
             throw MCPError.invalidParams(
                 "No table or view named \(name). Available: \(schema.tableNames.joined(separator: ", ")).")
         }
-        return [.text(try Self.json(table), uri: uri, mimeType: "application/json")]
+        return [.text(try Self.json(table.structuredValue), uri: uri, mimeType: "application/json")]
     }
 
     static func uri(of table: String) -> String {
@@ -59,7 +59,7 @@ struct SchemaResources: Sendable {
         }
     }
 
-    private static func json(_ value: some Encodable) throws -> String {
+    private static func json(_ value: Value) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)

@@ -22,7 +22,6 @@ public final class DBAIServer: Sendable {
     let session = ClientSession()
     let tokens = ConfirmationTokenStore()
     let conversations = ConversationStore()
-    let serverReference = ServerReference()
     let logger: Logger
 
     /// Opens the database and checks the configuration against its schema.
@@ -57,13 +56,15 @@ public final class DBAIServer: Sendable {
     }
 
     /// The executor of `ask`'s statements: every write the model wrote is confirmed by the user
-    /// through elicitation, shown a preview (with `--no-confirm`, nothing is asked). Without
-    /// elicitation there is no delegate: such a write is refused with the SQL to run by hand.
-    func chatExecutor() -> SQLExecutor {
+    /// through elicitation, shown a preview, as the write tools confirm theirs (with
+    /// `--no-confirm`, nothing is asked). Without elicitation there is no delegate: such a write
+    /// is refused with the SQL to run by hand.
+    func chatExecutor(server: Server) -> SQLExecutor {
         guard configuration.confirmsDestructiveWrites else { return executor.confirming([]) }
         guard session.supportsElicitation else { return executor }
-        let confirmation = AskConfirmation(server: serverReference)
-        return executor.withDelegate(ConfirmingDelegate { request in await confirmation.confirm(request) })
+        return executor.withDelegate(ElicitationConfirmer(
+            elicit: Self.elicitation(through: server),
+            preamble: "A language model wrote this change to answer a question."))
     }
 
     /// The safety policy of a configuration, with table names checked against the schema.
@@ -106,7 +107,6 @@ public final class DBAIServer: Sendable {
     /// - Throws: an error when the transport cannot start.
     public func run(transport: any Transport, shutdownSignals: [Int32] = []) async throws {
         let server = makeServer()
-        serverReference.server = server
         await register(on: server)
         let routing = RoutingTransport(
             transport, gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger,
@@ -193,21 +193,21 @@ public final class DBAIServer: Sendable {
 
     /// What this session offers: `ask` needs `--llm` or a client that samples.
     private func availability() -> ToolAvailability {
-        ToolAvailability(hasLanguageModel: languageModel(for: nil) != nil)
+        ToolAvailability(hasLanguageModel: configuration.languageModel != nil || session.supportsSampling)
     }
 
     /// The model of `ask`: `--llm`, else the client's through sampling, else none.
-    private func languageModel(for server: Server?) -> (any LanguageModel)? {
+    private func languageModel(for server: Server) -> (any LanguageModel)? {
         if let model = configuration.languageModel { return model }
         guard session.supportsSampling else { return nil }
-        return SamplingLanguageModel(server: server ?? serverReference.server, timeout: configuration.samplingTimeout)
+        return SamplingLanguageModel(server: server, timeout: configuration.samplingTimeout)
     }
 
     private func callTool(_ parameters: CallTool.Parameters, server: Server) async throws -> CallTool.Result {
         let model = languageModel(for: server)
         let chat = model.map { model in
             ChatContext(conversations: conversations) { [self] in
-                ChatEngine(executor: chatExecutor(), model: model, configuration: chatConfiguration)
+                ChatEngine(executor: chatExecutor(server: server), model: model, configuration: chatConfiguration)
             }
         }
         let context = ToolCallContext(
@@ -251,7 +251,7 @@ public final class DBAIServer: Sendable {
     /// after ``confirmationTimeout``, and at once when the tool call is cancelled.
     /// The request steps out of its turn meanwhile (``RequestTurn/outsideCurrent(_:)``): the calls
     /// behind it go on while the user decides.
-    static func elicitation(through server: Server) -> @Sendable (String) async throws -> WriteConfirmationFlow.Answer {
+    static func elicitation(through server: Server) -> ElicitationConfirmer.Elicit {
         { [weak server] message in
             guard let server else { throw MCPError.internalError("The server stopped.") }
             let result: CreateElicitation.Result

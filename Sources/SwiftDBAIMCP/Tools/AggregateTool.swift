@@ -39,11 +39,11 @@ struct AggregateTool: DatabaseTool {
         guard let function = AggregateRequest.Function(rawValue: functionName.lowercased()) else {
             throw ToolCallError(
                 "Unknown function \(functionName). Use one of \(AggregateRequest.Function.allCases.map(\.rawValue).joined(separator: ", ")).",
-                code: "invalid_arguments")
+                code: .invalidArguments)
         }
         let order = try arguments.string("order").map { (text) throws(ToolCallError) -> AggregateRequest.Order in
             guard let order = AggregateRequest.Order(rawValue: text.lowercased()) else {
-                throw ToolCallError("order must be asc or desc.", code: "invalid_arguments")
+                throw ToolCallError("order must be asc or desc.", code: .invalidArguments)
             }
             return order
         }
@@ -53,7 +53,7 @@ struct AggregateTool: DatabaseTool {
             limit: try arguments.integer("limit"))
         let executor = context.executor
         let result = try await ProgressReporter.reporting(context.progress) {
-            try await perform { () async throws(SwiftDBAIError) in try await executor.aggregate(request) }
+            try await executor.aggregate(request)
         }
         return .rows(result, limits: executor.limits)
     }

@@ -34,19 +34,14 @@ struct AskTool: DatabaseTool {
         try arguments.requireOnly(["question", "conversation_id"])
         let question = try arguments.requiredString("question")
         guard let chat = context.chat else {
-            throw ToolCallError(ToolRegistry.unavailableMessage(named: context.naming.name(name)), code: "no_language_model")
+            throw ToolCallError(ToolRegistry.unavailableMessage(named: context.naming.name(name)), code: .noLanguageModel)
         }
         let (id, engine) = await chat.conversations.engine(for: try arguments.string("conversation_id"), make: chat.makeEngine)
         let response: ChatResponse
         do {
             response = try await ProgressReporter.reporting(context.progress) { try await engine.send(question) }
-        } catch let error as ChatError {
-            if case .model(.cancelled) = error { throw CancellationError() }
-            if case .refused(_, .cancelled) = error { throw CancellationError() }
-            if case .refused(let sql, let refusal) = error, let unconfirmed = Self.unconfirmedWrite(sql: sql, error: refusal, naming: context.naming) {
-                throw unconfirmed
-            }
-            throw ToolCallError(error.description, code: Self.code(for: error))
+        } catch ChatError.refused(let sql, let refusal) {
+            throw Self.unconfirmedWrite(sql: sql, error: refusal, naming: context.naming) ?? ChatError.refused(sql: sql, error: refusal)
         }
         return ToolOutput(
             structured: Self.structured(response, conversationID: id),
@@ -63,25 +58,15 @@ struct AskTool: DatabaseTool {
                     + "cannot ask the user to confirm it (it does not support elicitation). The statement:\n\n\(sql)\n\n"
                     + "To make the change, call the \(naming.name(operation.rawValue)) tool with sql set to this statement: it shows what would change "
                     + "and asks for confirmation where needed.",
-                code: "confirmation_required")
+                code: .confirmationRequired)
         case .confirmationDeclined:
             return ToolCallError(
                 "The user did not confirm the change the language model wrote; nothing was changed. The statement:\n\n\(sql)",
-                code: "confirmation_declined")
+                code: .confirmationDeclined)
         case .changedSincePreview:
-            return ToolCallError(error.description + " The statement:\n\n\(sql)", code: "changed_since_preview")
+            return ToolCallError(error.description + " The statement:\n\n\(sql)", code: .changedSincePreview)
         default:
             return nil
-        }
-    }
-
-    static func code(for error: ChatError) -> String {
-        switch error {
-        case .emptyQuestion: "invalid_arguments"
-        case .model: "model_error"
-        case .noSQL: "no_sql"
-        case .refused: "refused"
-        case .failed: "sql_failed"
         }
     }
 

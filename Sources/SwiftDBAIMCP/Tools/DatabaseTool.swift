@@ -14,8 +14,8 @@ protocol DatabaseTool: Sendable {
     func isAvailable(_ availability: ToolAvailability) -> Bool
     /// Runs the tool.
     ///
-    /// - Throws: ``ToolCallError`` for anything the caller can fix (returned with `isError`), or
-    ///   `CancellationError` when the request was cancelled (no response is sent).
+    /// - Throws: ``ToolCallError``, ``SwiftDBAIError`` or ``ChatError`` for anything the caller
+    ///   can fix (returned with `isError` and the error's stable code).
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput
 }
 
@@ -56,18 +56,4 @@ struct ToolCallContext: Sendable {
 struct ChatContext: Sendable {
     let conversations: ConversationStore
     let makeEngine: @Sendable () -> ChatEngine
-}
-
-extension DatabaseTool {
-    /// Runs a library call, turning its errors into ``ToolCallError`` and a cancellation into
-    /// `CancellationError`.
-    func perform<T: Sendable>(_ body: () async throws(SwiftDBAIError) -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch .cancelled {
-            throw CancellationError()
-        } catch {
-            throw ToolCallError(error)
-        }
-    }
 }

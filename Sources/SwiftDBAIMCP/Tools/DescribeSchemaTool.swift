@@ -31,23 +31,21 @@ struct DescribeSchemaTool: DatabaseTool {
         let tableName = try arguments.string("table")
         let samples = try arguments.bool("include_samples") ?? false
         let executor = context.executor
-        var schema = try await perform { () async throws(SwiftDBAIError) in try await executor.schema(includingRowCounts: true) }
+        var schema = try await executor.schema(includingRowCounts: true)
         if let tableName {
             guard let table = schema.table(named: tableName) else {
-                throw ToolCallError(SwiftDBAIError.unknownTable(tableName, available: schema.tableNames))
+                throw SwiftDBAIError.unknownTable(tableName, available: schema.tableNames)
             }
             schema = schema.restricted(to: [table.name])
         }
         let ddl: String
         if samples {
             let names = Set(schema.tableNames)
-            ddl = try await perform { () async throws(SwiftDBAIError) in
-                try await executor.schemaDescription(sampleRowCount: 3, tables: names)
-            }
+            ddl = try await executor.schemaDescription(sampleRowCount: 3, tables: names)
         } else {
             ddl = SchemaDescriber().describe(schema)
         }
-        let tables = try Value.encoding(schema.tables)
+        let tables = Value.array(schema.tables.map(\.structuredValue))
         return ToolOutput(structured: .object(["tables": tables, "ddl": .string(ddl)]), text: ddl)
     }
 }

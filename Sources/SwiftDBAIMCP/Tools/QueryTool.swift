@@ -33,9 +33,7 @@ struct QueryTool: DatabaseTool {
         let maxRows = try arguments.integer("max_rows")
         let executor = context.executor
         let result = try await ProgressReporter.reporting(context.progress) {
-            try await perform { () async throws(SwiftDBAIError) in
-                try await executor.query(sql, arguments: parameters, maxRows: maxRows)
-            }
+            try await executor.query(sql, arguments: parameters, maxRows: maxRows)
         }
         return .rows(result, limits: executor.limits)
     }

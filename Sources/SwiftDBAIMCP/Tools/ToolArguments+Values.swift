@@ -21,14 +21,14 @@ extension ToolArguments {
                         throw ToolCallError(
                             "\(name) mixes named and positional values: give a list of {\"name\", \"value\"} for :name parameters, "
                                 + "or a list of values for ? parameters (\(name)[\(index)] is not a named value).",
-                            code: "invalid_arguments")
+                            code: .invalidArguments)
                     }
                     guard named[key] == nil else {
-                        throw ToolCallError("\(name) names the parameter \(key) twice.", code: "invalid_arguments")
+                        throw ToolCallError("\(name) names the parameter \(key) twice.", code: .invalidArguments)
                     }
                     guard let value = pair["value"] else {
                         throw ToolCallError(
-                            "\(name)[\(index)] needs a value (null binds NULL).", code: "invalid_arguments")
+                            "\(name)[\(index)] needs a value (null binds NULL).", code: .invalidArguments)
                     }
                     named[key] = try SQLValue(toolArgument: value, name: "\(name)[\(index)].value")
                 }
@@ -48,7 +48,7 @@ extension ToolArguments {
         default:
             throw ToolCallError(
                 "\(name) must be a list: values for ? parameters, or {\"name\", \"value\"} items for :name parameters.",
-                code: "invalid_arguments")
+                code: .invalidArguments)
         }
     }
 
@@ -75,11 +75,11 @@ extension ToolArguments {
             }
             return RowFilter(conditions)
         case .object:
-            return try Self.decodeFilter(value, name: name)
+            return try RowFilter(toolArgument: value, name: name)
         default:
             throw ToolCallError(
                 "\(name) must be a list of conditions such as {\"column\": \"Country\", \"op\": \"=\", \"value\": \"Brazil\"}.",
-                code: "invalid_arguments")
+                code: .invalidArguments)
         }
     }
 
@@ -89,17 +89,17 @@ extension ToolArguments {
         guard case .object(let object) = item, let column = object["column"]?.stringValue,
               !column.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ToolCallError(
-                "\(name) must be {\"column\": NAME, \"op\": OPERATOR, \"value\": VALUE}.", code: "invalid_arguments")
+                "\(name) must be {\"column\": NAME, \"op\": OPERATOR, \"value\": VALUE}.", code: .invalidArguments)
         }
         let unknown = Set(object.keys).subtracting(["column", "op", "value"]).sorted()
         guard unknown.isEmpty else {
             throw ToolCallError(
                 "\(name) has unknown key(s) \(unknown.joined(separator: ", ")): a condition has column, op and value.",
-                code: "invalid_arguments")
+                code: .invalidArguments)
         }
         guard let value = object["value"] else {
             throw ToolCallError(
-                "\(name).value is required: the value compared (null with = matches NULL).", code: "invalid_arguments")
+                "\(name).value is required: the value compared (null with = matches NULL).", code: .invalidArguments)
         }
         let op: String
         switch object["op"] {
@@ -108,35 +108,22 @@ extension ToolArguments {
             op = text.trimmingCharacters(in: .whitespaces)
         default:
             throw ToolCallError(
-                "\(name).op must be one of \(InputSchema.operators.joined(separator: ", ")).", code: "invalid_arguments")
+                "\(name).op must be one of \(InputSchema.operators.joined(separator: ", ")).", code: .invalidArguments)
         }
         // In the map shape an object with a base64 key is a blob value, not an operator.
         guard op.lowercased() != "base64" else {
             throw ToolCallError(
-                "\(name).op must be one of \(InputSchema.operators.joined(separator: ", ")).", code: "invalid_arguments")
+                "\(name).op must be one of \(InputSchema.operators.joined(separator: ", ")).", code: .invalidArguments)
         }
-        let filter = try decodeFilter([column: [op: value]], name: name)
+        let filter = try RowFilter(toolArgument: [column: [op: value]], name: name)
         return filter.conditions
-    }
-
-    private static func decodeFilter(_ value: Value, name: String) throws(ToolCallError) -> RowFilter {
-        do {
-            return try JSONDecoder().decode(RowFilter.self, from: try JSONEncoder().encode(value))
-        } catch let DecodingError.dataCorrupted(context) {
-            throw ToolCallError("Invalid \(name): \(context.debugDescription)", code: "invalid_arguments")
-        } catch {
-            throw ToolCallError(
-                "Invalid \(name): compare each column to a value with an operator (=, !=, <, <=, >, >=, like, not_like, "
-                    + "in and not_in with a list, between with [low, high], is_null with true or false).",
-                code: "invalid_arguments")
-        }
     }
 
     /// `set`: a list of `{"column", "value"}`, or an object of column → value.
     func assignments(_ name: String = "set") throws(ToolCallError) -> [String: SQLValue] {
         guard let value = values[name] else {
             throw ToolCallError(
-                "\(name) is required: the columns to change, as [{\"column\": NAME, \"value\": VALUE}].", code: "invalid_arguments")
+                "\(name) is required: the columns to change, as [{\"column\": NAME, \"value\": VALUE}].", code: .invalidArguments)
         }
         switch value {
         case .array(let items):
@@ -144,10 +131,10 @@ extension ToolArguments {
             for (index, item) in items.enumerated() {
                 guard case .object(let pair) = item, let column = pair["column"]?.stringValue, pair["value"] != nil,
                       Set(pair.keys).isSubset(of: ["column", "value"]) else {
-                    throw ToolCallError("\(name)[\(index)] must be {\"column\": NAME, \"value\": VALUE}.", code: "invalid_arguments")
+                    throw ToolCallError("\(name)[\(index)] must be {\"column\": NAME, \"value\": VALUE}.", code: .invalidArguments)
                 }
                 guard row[column] == nil else {
-                    throw ToolCallError("\(name) sets the column \(column) twice.", code: "invalid_arguments")
+                    throw ToolCallError("\(name) sets the column \(column) twice.", code: .invalidArguments)
                 }
                 row[column] = try SQLValue(toolArgument: pair["value"] ?? .null, name: "\(name)[\(index)].value")
             }
@@ -156,7 +143,7 @@ extension ToolArguments {
             return try Self.row(value, name: name)
         default:
             throw ToolCallError(
-                "\(name) must be a list of {\"column\": NAME, \"value\": VALUE}.", code: "invalid_arguments")
+                "\(name) must be a list of {\"column\": NAME, \"value\": VALUE}.", code: .invalidArguments)
         }
     }
 
@@ -173,7 +160,7 @@ extension ToolArguments {
             return rows
         default:
             throw ToolCallError(
-                "\(name) must be {\"columns\": [NAME, …], \"values\": [[VALUE, …], …]}.", code: "invalid_arguments")
+                "\(name) must be {\"columns\": [NAME, …], \"values\": [[VALUE, …], …]}.", code: .invalidArguments)
         }
     }
 
@@ -181,27 +168,27 @@ extension ToolArguments {
         let unknown = Set(object.keys).subtracting(["columns", "values"]).sorted()
         guard unknown.isEmpty else {
             throw ToolCallError(
-                "\(name) has unknown key(s) \(unknown.joined(separator: ", ")): give columns and values.", code: "invalid_arguments")
+                "\(name) has unknown key(s) \(unknown.joined(separator: ", ")): give columns and values.", code: .invalidArguments)
         }
         let columnItems = object["columns"]?.arrayValue ?? []
         let columns = columnItems.compactMap(\.stringValue)
         guard columns.count == columnItems.count else {
-            throw ToolCallError("\(name).columns must be a list of column names.", code: "invalid_arguments")
+            throw ToolCallError("\(name).columns must be a list of column names.", code: .invalidArguments)
         }
         if let repeated = columns.firstRepeated(comparing: { $0.lowercased() }) {
-            throw ToolCallError("\(name).columns names \(repeated) twice.", code: "invalid_arguments")
+            throw ToolCallError("\(name).columns names \(repeated) twice.", code: .invalidArguments)
         }
         guard let valueRows = object["values"]?.arrayValue, !valueRows.isEmpty else {
             throw ToolCallError(
                 "\(name).values must hold at least one row: a list of values per row, in the order of columns.",
-                code: "invalid_arguments")
+                code: .invalidArguments)
         }
         var rows: [[String: SQLValue]] = []
         for (index, item) in valueRows.enumerated() {
             guard let cells = item.arrayValue, cells.count == columns.count else {
                 throw ToolCallError(
                     "\(name).values[\(index)] must be a list of \(columns.count) value(s), one per column (\(columns.joined(separator: ", "))).",
-                    code: "invalid_arguments")
+                    code: .invalidArguments)
             }
             var row: [String: SQLValue] = [:]
             for (column, cell) in zip(columns, cells) {
@@ -215,7 +202,7 @@ extension ToolArguments {
     /// An object of column → value.
     private static func row(_ value: Value, name: String) throws(ToolCallError) -> [String: SQLValue] {
         guard let object = value.objectValue else {
-            throw ToolCallError("\(name) must be an object of column → value.", code: "invalid_arguments")
+            throw ToolCallError("\(name) must be an object of column → value.", code: .invalidArguments)
         }
         var row: [String: SQLValue] = [:]
         for (column, item) in object {

@@ -37,7 +37,7 @@ struct ToolArguments: Sendable {
         guard unknown.isEmpty else {
             throw ToolCallError(
                 "Unknown argument(s) \(unknown.joined(separator: ", ")). Accepted: \(known.sorted().joined(separator: ", ")).",
-                code: "invalid_arguments")
+                code: .invalidArguments)
         }
     }
 
@@ -49,14 +49,14 @@ struct ToolArguments: Sendable {
     func string(_ name: String) throws(ToolCallError) -> String? {
         guard let value = values[name] else { return nil }
         guard let string = value.stringValue else {
-            throw ToolCallError("\(name) must be a string.", code: "invalid_arguments")
+            throw ToolCallError("\(name) must be a string.", code: .invalidArguments)
         }
         return string
     }
 
     func requiredString(_ name: String) throws(ToolCallError) -> String {
         guard let string = try string(name) else {
-            throw ToolCallError("\(name) is required and must be a non-empty string.", code: "invalid_arguments")
+            throw ToolCallError("\(name) is required and must be a non-empty string.", code: .invalidArguments)
         }
         return string
     }
@@ -64,7 +64,7 @@ struct ToolArguments: Sendable {
     func bool(_ name: String) throws(ToolCallError) -> Bool? {
         guard let value = values[name] else { return nil }
         guard let bool = value.boolValue else {
-            throw ToolCallError("\(name) must be true or false.", code: "invalid_arguments")
+            throw ToolCallError("\(name) must be true or false.", code: .invalidArguments)
         }
         return bool
     }
@@ -77,7 +77,7 @@ struct ToolArguments: Sendable {
         default: nil
         }
         guard let integer, integer >= minimum else {
-            throw ToolCallError("\(name) must be an integer of at least \(minimum).", code: "invalid_arguments")
+            throw ToolCallError("\(name) must be an integer of at least \(minimum).", code: .invalidArguments)
         }
         return integer
     }
@@ -88,7 +88,7 @@ struct ToolArguments: Sendable {
         if let single = value.stringValue { return [single] }
         guard let array = value.arrayValue, let strings = Optional(array.compactMap(\.stringValue)),
               strings.count == array.count else {
-            throw ToolCallError("\(name) must be a column name or a list of column names.", code: "invalid_arguments")
+            throw ToolCallError("\(name) must be a column name or a list of column names.", code: .invalidArguments)
         }
         return strings.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
     }

@@ -6,54 +6,51 @@ struct ToolCallError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What happened and what to change.
     var message: String
     /// A stable reason for programs (`invalid_sql`, `operation_not_allowed`, …), when known.
-    var code: String?
+    var code: SwiftDBAIError.Code?
 
-    init(_ message: String, code: String? = nil) {
+    init(_ message: String, code: SwiftDBAIError.Code? = nil) {
         self.message = message
         self.code = code
     }
 
-    /// The message and code of a library error.
+    /// The message and stable code (``SwiftDBAIError/code``) of a library error. Where the
+    /// remedy is a server setting, the message names the `dbai-mcp` option.
     init(_ error: SwiftDBAIError) {
+        self.init(Self.message(for: error), code: error.code)
+    }
+
+    /// The message and stable code (``ChatError/code``) of an `ask` failure.
+    init(_ error: ChatError) {
+        if case .database(let databaseError) = error {
+            self.init(databaseError)
+        } else {
+            self.init(error.description, code: error.code)
+        }
+    }
+
+    private static func message(for error: SwiftDBAIError) -> String {
         switch error {
-        case .rejected(let rejection):
-            self.init(rejection.message, code: rejection.code.rawValue)
         case .timeout:
-            self.init(error.description + " (server limit: --timeout-ms)", code: "timeout")
+            return error.description + " (server limit: --timeout-ms)"
         case .valueTooLarge(let limit):
-            self.init(
-                "A string or blob in this statement (a stored value, or one the statement builds) exceeds \(limit) bytes, "
-                    + "the largest value allowed; nothing was changed. Leave that value out, or restart dbai-mcp with a larger --max-value-bytes.",
-                code: "value_too_large")
+            return "A string or blob in this statement (a stored value, or one the statement builds) exceeds \(limit) bytes, "
+                + "the largest value allowed; nothing was changed. Leave that value out, or restart dbai-mcp with a larger --max-value-bytes."
         case .outOfMemory:
-            self.init(
-                "SQLite reached its memory limit while running the statement; nothing was changed. Narrow the statement "
-                    + "(fewer rows, smaller values, less sorting), or restart dbai-mcp with a larger --sqlite-memory-mb.",
-                code: "out_of_memory")
-        case .hotJournal:
-            self.init(error.description, code: "database_unavailable")
-        case .changedSincePreview:
-            self.init(error.description, code: "changed_since_preview")
-        case .databaseBusy:
-            self.init(error.description, code: "database_busy")
-        case .unknownTable:
-            self.init(error.description, code: "unknown_table")
-        case .unknownColumn:
-            self.init(error.description, code: "unknown_column")
-        case .sqlite:
-            self.init(error.description, code: "sqlite_error")
-        case .confirmationDeclined:
-            self.init(error.description, code: "confirmation_declined")
-        case .confirmationRequired:
-            self.init(error.description, code: "confirmation_required")
-        case .invalidRequest:
-            self.init(error.description, code: "invalid_arguments")
-        case .cancelled:
-            self.init(error.description, code: "cancelled")
-        case .fileNotFound, .notADatabase, .emptyDatabase, .cannotOpen:
-            self.init(error.description, code: "database_unavailable")
+            return "SQLite reached its memory limit while running the statement; nothing was changed. Narrow the statement "
+                + "(fewer rows, smaller values, less sorting), or restart dbai-mcp with a larger --sqlite-memory-mb."
+        default:
+            return error.description
         }
     }
 
     var description: String { message }
+}
+
+extension SwiftDBAIError.Code {
+    /// A `confirm` token that is unknown, used, expired, or issued for another write.
+    static let invalidConfirmationToken = Self(rawValue: "invalid_confirmation_token")
+    /// `ask` without a language model (no `--llm`, and a client that does not sample).
+    static let noLanguageModel = Self(rawValue: "no_language_model")
+    /// A failure the server did not expect (a bug): the message says what it was.
+    static let internalError = Self(rawValue: "internal_error")
 }

@@ -47,8 +47,9 @@ struct ToolRegistry: Sendable {
     /// Dispatches a `tools/call`.
     ///
     /// - Throws: `MCPError.invalidParams` for an unknown or disabled tool (the message names the
-    ///   flag that enables it); `CancellationError` when the request was cancelled. Every other
-    ///   failure is a result with `isError: true`.
+    ///   flag that enables it); a `CancellationError` propagates. Every other failure is a result
+    ///   with `isError: true` and its stable code (a cancelled call's result is never sent: the
+    ///   transport answers nothing to a cancelled request).
     func call(
         _ name: String, arguments: [String: Value]?, availability: ToolAvailability, context: ToolCallContext
     ) async throws -> CallTool.Result {
@@ -69,17 +70,19 @@ struct ToolRegistry: Sendable {
             return Self.makeResult([.text(text: output.text, annotations: nil, _meta: nil)], output.structured, nil, nil)
         } catch let error as ToolCallError {
             return Self.errorResult(error)
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
-            return Self.errorResult(ToolCallError("The tool failed: \(error).", code: "internal_error"))
+        } catch let error as SwiftDBAIError {
+            return Self.errorResult(ToolCallError(error))
+        } catch let error as ChatError {
+            return Self.errorResult(ToolCallError(error))
+        } catch let error where !(error is CancellationError) {
+            return Self.errorResult(ToolCallError("The tool failed: \(error).", code: .internalError))
         }
     }
 
     /// A result with `isError: true` and the message as text. The stable reason code goes in
     /// `_meta` (structured content is left out: it would not match the tool's output schema).
     static func errorResult(_ error: ToolCallError) -> CallTool.Result {
-        let meta = error.code.map { Metadata(additionalFields: [ToolRegistry.errorCodeKey: .string($0)]) }
+        let meta = error.code.map { Metadata(additionalFields: [ToolRegistry.errorCodeKey: .string($0.rawValue)]) }
         return CallTool.Result(
             content: [.text(text: error.message, annotations: nil, _meta: nil)], isError: true, _meta: meta)
     }

@@ -14,28 +14,18 @@ enum WriteStatements {
             guard mixed.isEmpty else {
                 throw ToolCallError(
                     "Give either sql (with params) or \(structuredArguments.sorted().joined(separator: ", ")), not both; \(mixed.joined(separator: ", ")) came with sql.",
-                    code: "invalid_arguments")
+                    code: .invalidArguments)
             }
             return [BoundStatement(sql: try arguments.requiredString("sql"), arguments: try arguments.sqlArguments())]
         }
         guard arguments.has("table") else {
             throw ToolCallError(
                 "Give table (with \(structuredArguments.subtracting(["table"]).sorted().joined(separator: ", "))) or sql.",
-                code: "invalid_arguments")
+                code: .invalidArguments)
         }
         guard !arguments.has("params") else {
-            throw ToolCallError("params binds the parameters of sql; with table, give values directly.", code: "invalid_arguments")
+            throw ToolCallError("params binds the parameters of sql; with table, give values directly.", code: .invalidArguments)
         }
-        let builder: StructuredStatementBuilder
-        do {
-            builder = try await executor.statementBuilder()
-        } catch {
-            throw ToolCallError(error)
-        }
-        do {
-            return try build(builder)
-        } catch let error as SwiftDBAIError {
-            throw ToolCallError(error)
-        }
+        return try build(try await executor.statementBuilder())
     }
 }

@@ -45,61 +45,6 @@ extension Value {
         case .blob(let data): self = .object(["base64": .string(data.base64EncodedString()), "bytes": .int(data.count)])
         }
     }
-
-    /// Encodes any `Encodable` value through JSON.
-    ///
-    /// - Throws: ``ToolCallError`` if it cannot be encoded (never expected for our own types).
-    static func encoding(_ value: some Encodable) throws(ToolCallError) -> Value {
-        do {
-            let data = try JSONEncoder().encode(value)
-            return try JSONDecoder().decode(Value.self, from: data)
-        } catch {
-            throw ToolCallError("The result could not be encoded: \(error).")
-        }
-    }
-}
-
-extension QueryResult {
-    /// The `structuredContent` of a read: columns, rows, row count, truncation (and which limit
-    /// cut it: `truncated_by` is `rows` or `bytes`), clipped values, and time.
-    var structuredValue: Value {
-        var rows = rows.map { Value.array($0.map(Value.init)) }
-        for cell in clippedCells {
-            // A clipped blob keeps its first bytes; say how large it is in all.
-            guard case .array(var row) = rows[cell.row], case .object(var blob) = row[cell.column] else { continue }
-            blob["bytes"] = .int(cell.byteCount)
-            blob["clipped"] = true
-            row[cell.column] = .object(blob)
-            rows[cell.row] = .array(row)
-        }
-        var object: [String: Value] = [
-            "columns": .array(columns.map { column in
-                var object: [String: Value] = ["name": .string(column.name)]
-                if let type = column.declaredType { object["type"] = .string(type) }
-                return .object(object)
-            }),
-            "rows": .array(rows),
-            "row_count": .int(rowCount),
-            "truncated": .bool(truncated),
-            "elapsed_ms": .double(elapsed.roundedMilliseconds),
-        ]
-        if let truncationReason { object["truncated_by"] = .string(truncationReason.rawValue) }
-        if !clippedCells.isEmpty { object["clipped_cells"] = .int(clippedCells.count) }
-        return .object(object)
-    }
-}
-
-extension MutationResult {
-    /// The `structuredContent` of a write.
-    var structuredValue: Value {
-        var object: [String: Value] = [
-            "operation": .string(operation.rawValue),
-            "rows_affected": .int(rowsAffected),
-            "elapsed_ms": .double(elapsed.roundedMilliseconds),
-        ]
-        if let lastInsertRowID { object["last_insert_rowid"] = .int(Int(lastInsertRowID)) }
-        return .object(object)
-    }
 }
 
 extension Duration {

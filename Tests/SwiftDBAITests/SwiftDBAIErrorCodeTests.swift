@@ -1,0 +1,52 @@
+import Testing
+@testable import SwiftDBAI
+
+@Suite("Stable error codes")
+struct SwiftDBAIErrorCodeTests {
+    @Test("every error has its documented code, and a refusal carries its rejection's code", arguments: [
+        (SwiftDBAIError.fileNotFound(path: "a"), "database_unavailable"),
+        (.notADatabase(path: "a"), "database_unavailable"),
+        (.emptyDatabase(path: "a"), "database_unavailable"),
+        (.cannotOpen(path: "a", reason: "b"), "database_unavailable"),
+        (.hotJournal(path: "a"), "database_unavailable"),
+        (.rejected(SQLRejection(.tableNotAllowed, "no")), "table_not_allowed"),
+        (.rejected(SQLRejection(.invalidSQL, "no")), "invalid_sql"),
+        (.sqlite(code: 1, message: "m"), "sqlite_error"),
+        (.databaseBusy(message: "m"), "database_busy"),
+        (.timeout(milliseconds: 5), "timeout"),
+        (.cancelled, "cancelled"),
+        (.confirmationRequired(.delete, tables: ["t"]), "confirmation_required"),
+        (.confirmationDeclined(.delete, tables: ["t"]), "confirmation_declined"),
+        (.changedSincePreview(previewedRows: 1, rowsNow: 2), "changed_since_preview"),
+        (.unknownTable("t", available: []), "unknown_table"),
+        (.unknownColumn("c", table: "t", available: []), "unknown_column"),
+        (.invalidRequest("m"), "invalid_arguments"),
+        (.valueTooLarge(limit: 1), "value_too_large"),
+        (.outOfMemory, "out_of_memory"),
+    ])
+    func databaseErrorCodes(error: SwiftDBAIError, code: String) {
+        #expect(error.code.rawValue == code)
+        #expect(error.code == SwiftDBAIError.Code(rawValue: code))
+    }
+
+    @Test("a chat error's code says what failed; a failed schema read keeps the database error's code", arguments: [
+        (ChatError.emptyQuestion, "invalid_arguments"),
+        (.model(.timeout(provider: "p", seconds: 1)), "model_error"),
+        (.model(.cancelled), "cancelled"),
+        (.noSQL(attempts: 2), "no_sql"),
+        (.database(.databaseBusy(message: "m")), "database_busy"),
+        (.refused(sql: "DELETE FROM t", error: .rejected(SQLRejection(.operationNotAllowed, "no"))), "refused"),
+        (.refused(sql: "SELECT 1", error: .cancelled), "cancelled"),
+        (.failed(sql: "SELECT x", error: .sqlite(code: 1, message: "m"), attempts: 3), "sql_failed"),
+    ])
+    func chatErrorCodes(error: ChatError, code: String) {
+        #expect(error.code.rawValue == code)
+    }
+
+    @Test("a failed schema read is reported as a database error, not as a refused statement")
+    func schemaReadFailure() {
+        let error = ChatError.database(.hotJournal(path: "/x.sqlite"))
+        #expect(error.description == SwiftDBAIError.hotJournal(path: "/x.sqlite").description)
+        #expect(!error.description.contains("SQL:"))
+    }
+}
