@@ -5,7 +5,9 @@ import SwiftDBAI
 import SwiftDBAIAsyncHTTPClient
 import SwiftDBAIMCP
 
-/// `dbai-mcp`: flags → configuration → server. No other logic lives here.
+/// `dbai-mcp`: flags → configuration → server. No other logic lives here. Each option is parsed
+/// once, into its type, by ArgumentParser (a transform or `ExpressibleByArgument`); `validate()`
+/// checks only ranges and combinations.
 @main
 struct DBAIMCPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,9 +23,9 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     var db: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Allowed operations: readonly, standard (select, insert, update), unrestricted (+ delete), or a list such as select,insert.",
-        valueName: "allowlist"))
-    var allow: String = "readonly"
+        "Allowed operations: readonly, standard (select, insert, update), unrestricted (+ delete), or a list such as select,insert. (default: readonly)",
+        valueName: "allowlist"), transform: { try OperationAllowlist(parsing: $0) })
+    var allow: OperationAllowlist = .readOnly
 
     @Option(name: .long, help: ArgumentHelp("Only these tables and views can be seen, read or written.", valueName: "a,b"))
     var tables: String?
@@ -74,16 +76,16 @@ struct DBAIMCPCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("llm-sql-output"), help: ArgumentHelp(
         "How the model hands over SQL: automatic, structured, tool or text.", valueName: "mode"))
-    var llmSQLOutput: String = ChatConfiguration.SQLOutputMode.automatic.rawValue
+    var llmSQLOutput: ChatConfiguration.SQLOutputMode = .automatic
 
     @Option(name: .customLong("llm-summary"), help: ArgumentHelp(
         "Who writes the answer's summary: model or deterministic (no second model call).", valueName: "mode"))
-    var llmSummary: String = ChatConfiguration.SummaryMode.model.rawValue
+    var llmSummary: ChatConfiguration.SummaryMode = .model
 
     @Option(name: .customLong("tool-prefix"), help: ArgumentHelp(
         "Name the tools NAME_query, NAME_describe_schema, … so that several servers fit in one agent (empty: no prefix).",
-        valueName: "name"))
-    var toolPrefix: String?
+        valueName: "name"), transform: { try ToolNaming(prefix: $0) })
+    var toolPrefix: ToolNaming?
 
     @Flag(name: .customLong("print-manifest"), help: .hidden)
     var printManifest = false
@@ -91,17 +93,6 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     func validate() throws {
         guard printManifest || db != nil else {
             throw ValidationError("Missing --db: give the SQLite file to serve.")
-        }
-        do {
-            _ = try OperationAllowlist(parsing: allow)
-        } catch {
-            throw ValidationError(error.description)
-        }
-        guard ChatConfiguration.SQLOutputMode(rawValue: llmSQLOutput) != nil else {
-            throw ValidationError("--llm-sql-output must be one of automatic, structured, tool, text.")
-        }
-        guard ChatConfiguration.SummaryMode(rawValue: llmSummary) != nil else {
-            throw ValidationError("--llm-summary must be model or deterministic.")
         }
         if let llm {
             do {
@@ -121,11 +112,6 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             throw ValidationError("--sqlite-memory-mb must be 0 (no limit) or at least 16.")
         }
         guard llmSampleRows >= 0 else { throw ValidationError("--llm-sample-rows must be 0 or more.") }
-        do {
-            _ = try ToolNaming(prefix: toolPrefix)
-        } catch {
-            throw ValidationError(error.description)
-        }
     }
 
     func run() async throws {
@@ -147,12 +133,12 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             }
         }
         var chat = ChatConfiguration()
-        chat.sqlOutput = ChatConfiguration.SQLOutputMode(rawValue: llmSQLOutput) ?? .automatic
-        chat.summary = ChatConfiguration.SummaryMode(rawValue: llmSummary) ?? .model
+        chat.sqlOutput = llmSQLOutput
+        chat.summary = llmSummary
         chat.sampleRowCount = llmSampleRows
         let configuration = DBAIServerConfiguration(
             databasePath: db ?? "",
-            allowlist: try OperationAllowlist(parsing: allow),
+            allowlist: allow,
             visibleTables: Self.list(tables),
             writableTables: Self.list(writeTables),
             limits: ExecutionLimits(
@@ -163,7 +149,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             chat: chat,
             samplingTimeout: .seconds(llmTimeoutSeconds),
             sqliteMemoryLimit: sqliteMemoryMB == 0 ? nil : sqliteMemoryMB << 20,
-            toolNaming: try ToolNaming(prefix: toolPrefix))
+            toolNaming: toolPrefix ?? .plain)
         let server: DBAIServer
         do {
             server = try DBAIServer(configuration: configuration)
@@ -178,3 +164,6 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         text.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
     }
 }
+
+extension ChatConfiguration.SQLOutputMode: ExpressibleByArgument {}
+extension ChatConfiguration.SummaryMode: ExpressibleByArgument {}

@@ -20,7 +20,8 @@ import Testing
 struct FastStdioTransportTests {
     // MARK: Reading
 
-    @Test func messageSplitAcrossWritesArrivesAsOneLine() async throws {
+    @Test("a message split across writes arrives as one line")
+    func messageSplitAcrossWritesArrivesAsOneLine() async throws {
         let messages = try await receivedMessages(writing: [
             #"{"jsonrpc":"2.0","#,
             #""id":1,"method":"#,
@@ -30,36 +31,42 @@ struct FastStdioTransportTests {
         #expect(messages == [#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#])
     }
 
-    @Test func severalLinesInOneWriteArriveInOrder() async throws {
+    @Test("several lines in one write arrive in order")
+    func severalLinesInOneWriteArriveInOrder() async throws {
         let messages = try await receivedMessages(writing: [
             #"{"id":1}"# + "\n" + #"{"id":2}"# + "\n" + #"{"id":3}"# + "\n"
         ])
         #expect(messages == [#"{"id":1}"#, #"{"id":2}"#, #"{"id":3}"#])
     }
 
-    @Test func crlfIsStrippedAndBlankLinesAreSkipped() async throws {
+    @Test("CRLF is stripped and blank lines are skipped")
+    func crlfIsStrippedAndBlankLinesAreSkipped() async throws {
         let messages = try await receivedMessages(writing: [
             "\n\r\n   \n" + #"{"a":1}"# + "\r\n\t \r\n\n" + #"{"b":"x\ry"}"# + "\r\n \n"
         ])
         #expect(messages == [#"{"a":1}"#, #"{"b":"x\ry"}"#])
     }
 
-    @Test func endOfInputDeliversUnterminatedLastLineAndFinishes() async throws {
+    @Test("the end of input delivers an unterminated last line, then finishes")
+    func endOfInputDeliversUnterminatedLastLineAndFinishes() async throws {
         let messages = try await receivedMessages(writing: [#"{"id":1}"# + "\n" + #"{"id":2}"#])
         #expect(messages == [#"{"id":1}"#, #"{"id":2}"#])
     }
 
-    @Test func endOfInputDropsWhitespaceOnlyRemainder() async throws {
+    @Test("the end of input drops a remainder of only whitespace")
+    func endOfInputDropsWhitespaceOnlyRemainder() async throws {
         let messages = try await receivedMessages(writing: [#"{"id":1}"# + "\n  \t\r"])
         #expect(messages == [#"{"id":1}"#])
     }
 
-    @Test func emptyInputFinishesWithoutMessages() async throws {
+    @Test("empty input finishes without messages")
+    func emptyInputFinishesWithoutMessages() async throws {
         let messages = try await receivedMessages(writing: [])
         #expect(messages.isEmpty)
     }
 
-    @Test func tenMegabyteLineArrivesIntact() async throws {
+    @Test("a 10 MB line arrives intact")
+    func tenMegabyteLineArrivesIntact() async throws {
         let payloadSize = 10 * 1024 * 1024
         var big = Data(#"{"payload":""#.utf8)
         big.append(Data(repeating: UInt8(ascii: "x"), count: payloadSize))
@@ -80,7 +87,8 @@ struct FastStdioTransportTests {
         #expect(messages.last == after)
     }
 
-    @Test func hundredThousandShortLinesArriveInOrder() async throws {
+    @Test("100,000 short lines arrive in order")
+    func hundredThousandShortLinesArriveInOrder() async throws {
         let lineCount = 100_000
         var input = Data()
         for index in 0..<lineCount {
@@ -95,7 +103,8 @@ struct FastStdioTransportTests {
         #expect(outOfOrder == nil)
     }
 
-    @Test func readErrorFinishesStreamThrowing() async throws {
+    @Test("a read error finishes the stream with that error")
+    func readErrorFinishesStreamThrowing() async throws {
         let pipe = try TestPipe()
         // Reading the write end of a pipe fails with EBADF.
         let transport = FastStdioTransport(input: pipe.writeEnd, output: -1)
@@ -106,7 +115,8 @@ struct FastStdioTransportTests {
         pipe.closeBothEnds()
     }
 
-    @Test func connectingTwiceStartsOneReader() async throws {
+    @Test("connecting twice starts one reader")
+    func connectingTwiceStartsOneReader() async throws {
         let pipe = try TestPipe()
         let transport = FastStdioTransport(input: pipe.readEnd, output: -1)
         try await transport.connect()

@@ -31,7 +31,7 @@ struct ToolNamingTests {
         #expect(throws: DBAIServerConfigurationError.invalidToolPrefix(prefix)) { _ = try ToolNaming(prefix: prefix) }
     }
 
-    @Test("accepted prefixes", arguments: ["db", "Sales2", "app-db", "a_b", String(repeating: "a", count: 48)])
+    @Test("names of letters, digits, hyphens and underscores up to 48 characters are accepted as prefixes", arguments: ["db", "Sales2", "app-db", "a_b", String(repeating: "a", count: 48)])
     func valid(prefix: String) throws {
         let naming = try ToolNaming(prefix: prefix)
         #expect(naming.name("describe_schema").count <= 64)

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("SQLExtractor")
 struct SQLExtractorTests {
-    @Test("finds the statement", arguments: [
+    @Test("the statement is found in fenced, labelled and plain answers", arguments: [
         ("SELECT 1", "SELECT 1"),
         ("select name from t;", "select name from t"),
         ("```sql\nSELECT a FROM t\n```", "SELECT a FROM t"),
