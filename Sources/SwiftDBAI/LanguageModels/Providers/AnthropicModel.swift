@@ -18,10 +18,12 @@ import Foundation
 /// (JSON text), not as a tool call, with finish reason `end_turn`. A schema whose root is not an
 /// object is wrapped as `{"value": …}` on the way out and unwrapped on the way back, because
 /// Anthropic requires object input schemas.
-public struct AnthropicModel: HTTPLanguageModel {
+public struct AnthropicModel: HTTPLanguageModel, HostedLanguageModel {
     /// `https://api.anthropic.com`.
     public static let defaultBaseURL = ProviderWire.literalURL("https://api.anthropic.com")
     /// The environment variable that holds the API key.
+    /// The provider's name in messages.
+    public static let providerName = "Anthropic"
     public static let apiKeyVariable = "ANTHROPIC_API_KEY"
     /// The API version sent in `anthropic-version`.
     public static let apiVersion = "2023-06-01"
@@ -69,21 +71,14 @@ public struct AnthropicModel: HTTPLanguageModel {
             transport: transport)
     }
 
-    /// Creates a Claude model with the key from `ANTHROPIC_API_KEY`.
-    ///
-    /// - Throws: ``LanguageModelError/invalidConfiguration(_:)`` naming `ANTHROPIC_API_KEY` when
-    ///   it is not set.
-    public static func fromEnvironment(
-        model: String,
-        transport: any HTTPTransport,
-        baseURL: URL = AnthropicModel.defaultBaseURL,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        timeout: Duration = .seconds(60),
-        retryPolicy: RetryPolicy = .standard
-    ) throws(LanguageModelError) -> AnthropicModel {
-        let key = try APIKey.required(apiKeyVariable, in: environment, for: "Anthropic")
-        return AnthropicModel(
-            model: model, transport: transport, apiKey: key.secret, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
+    /// Creates the model with the defaults of the other settings (``HostedLanguageModel``).
+    public init(
+        model: String, transport: any HTTPTransport, apiKey: String?, baseURL: URL, timeout: Duration,
+        retryPolicy: RetryPolicy
+    ) {
+        self.init(
+            model: model, transport: transport, apiKey: apiKey, baseURL: baseURL, defaultMaxTokens: 1024, timeout: timeout,
+            retryPolicy: retryPolicy)
     }
 
     /// Answers one request with the Messages API.

@@ -19,10 +19,12 @@ import Foundation
 /// Thinking models return a `thoughtSignature` with their function calls that must be sent back
 /// with them. ``LanguageModelToolCall`` has no field for it, so it travels inside the call's identifier
 /// (`ID#sig=SIGNATURE`): pass identifiers back unchanged, as the protocol asks anyway.
-public struct GeminiModel: HTTPLanguageModel {
+public struct GeminiModel: HTTPLanguageModel, HostedLanguageModel {
     /// `https://generativelanguage.googleapis.com/v1beta`.
     public static let defaultBaseURL = ProviderWire.literalURL("https://generativelanguage.googleapis.com/v1beta")
     /// The environment variable that holds the API key.
+    /// The provider's name in messages.
+    public static let providerName = "Gemini"
     public static let apiKeyVariable = "GEMINI_API_KEY"
 
     /// The model name (`gemini-2.5-flash`).
@@ -61,23 +63,6 @@ public struct GeminiModel: HTTPLanguageModel {
         self.apiKey = key
         self.client = HTTPModelClient(provider: "Gemini", timeout: timeout, retryPolicy: retryPolicy, secrets: [key],
             transport: transport)
-    }
-
-    /// Creates a Gemini model with the key from `GEMINI_API_KEY`.
-    ///
-    /// - Throws: ``LanguageModelError/invalidConfiguration(_:)`` naming `GEMINI_API_KEY` when it
-    ///   is not set.
-    public static func fromEnvironment(
-        model: String,
-        transport: any HTTPTransport,
-        baseURL: URL = GeminiModel.defaultBaseURL,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        timeout: Duration = .seconds(60),
-        retryPolicy: RetryPolicy = .standard
-    ) throws(LanguageModelError) -> GeminiModel {
-        let key = try APIKey.required(apiKeyVariable, in: environment, for: "Gemini")
-        return GeminiModel(
-            model: model, transport: transport, apiKey: key.secret, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
     }
 
     /// Answers one request with `generateContent`.

@@ -18,7 +18,7 @@ import Foundation
 /// later requests of this model use that form. With ``LanguageModelCapabilities/structuredOutput``
 /// off, the format is not sent and the model answers free text. A `content_filter` finish or a
 /// `refusal` in the message becomes ``LanguageModelError/refused(provider:reason:)``.
-public struct OpenAICompatibleModel: HTTPLanguageModel {
+public struct OpenAICompatibleModel: HTTPLanguageModel, HostedLanguageModel {
     /// How a JSON schema for the answer is sent.
     public enum StructuredOutputStyle: String, Sendable, Hashable, CaseIterable {
         /// `{"type": "json_schema", "json_schema": {"name": …, "schema": …, "strict": true}}`:
@@ -44,6 +44,10 @@ public struct OpenAICompatibleModel: HTTPLanguageModel {
     /// `https://api.openai.com/v1`.
     public static let openAIBaseURL = ProviderWire.literalURL("https://api.openai.com/v1")
     /// The environment variable that holds the OpenAI API key.
+    /// The OpenAI API, the base URL of ``fromEnvironment(model:transport:baseURL:environment:timeout:retryPolicy:)``.
+    public static var defaultBaseURL: URL { openAIBaseURL }
+    /// The provider's name in messages.
+    public static let providerName = "OpenAI"
     public static let apiKeyVariable = "OPENAI_API_KEY"
 
     /// The model name sent to the server (`gpt-4o-mini`, `qwen`).
@@ -98,21 +102,14 @@ public struct OpenAICompatibleModel: HTTPLanguageModel {
             transport: transport)
     }
 
-    /// Creates an OpenAI model with the key from `OPENAI_API_KEY`.
-    ///
-    /// - Throws: ``LanguageModelError/invalidConfiguration(_:)`` naming `OPENAI_API_KEY` when it
-    ///   is not set.
-    public static func fromEnvironment(
-        model: String,
-        transport: any HTTPTransport,
-        baseURL: URL = OpenAICompatibleModel.openAIBaseURL,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        timeout: Duration = .seconds(60),
-        retryPolicy: RetryPolicy = .standard
-    ) throws(LanguageModelError) -> OpenAICompatibleModel {
-        let key = try APIKey.required(apiKeyVariable, in: environment, for: "OpenAI")
-        return OpenAICompatibleModel(
-            model: model, transport: transport, apiKey: key.secret, baseURL: baseURL, timeout: timeout, retryPolicy: retryPolicy)
+    /// Creates the model with the defaults of the other settings (``HostedLanguageModel``).
+    public init(
+        model: String, transport: any HTTPTransport, apiKey: String?, baseURL: URL, timeout: Duration,
+        retryPolicy: RetryPolicy
+    ) {
+        self.init(
+            model: model, transport: transport, apiKey: apiKey, baseURL: baseURL, structuredOutputStyle: .jsonSchema, timeout: timeout,
+            retryPolicy: retryPolicy)
     }
 
     /// Answers one request with a chat completion.
