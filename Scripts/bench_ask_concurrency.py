@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from bench_mcp import INITIALIZED, encode, initialize_request, is_server_message
+from mcp_stdio import StdioClient, encode
 
 
 class SlowModel(BaseHTTPRequestHandler):
@@ -58,34 +57,20 @@ class SlowModel(BaseHTTPRequestHandler):
         pass
 
 
-def read_response(process: subprocess.Popen, deadline: float) -> dict:
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            raise RuntimeError("dbai-mcp closed stdout")
-        if not is_server_message(line):
-            return json.loads(line)
-    raise RuntimeError("timed out waiting for dbai-mcp")
-
-
 def run(binary: str, database: str, base_url: str, asks: int, summary: str) -> tuple[float, int, int]:
     SlowModel.in_flight = SlowModel.most_in_flight = SlowModel.requests = 0
-    process = subprocess.Popen(
+    client = StdioClient(
         [binary, "--db", database, "--llm", "openai-compatible:slow", "--llm-base-url", base_url,
-         "--llm-summary", summary, "--llm-timeout", "120"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+         "--llm-summary", summary, "--llm-timeout", "120"])
     try:
-        process.stdin.write(initialize_request(0) + INITIALIZED)
-        process.stdin.flush()
-        read_response(process, time.monotonic() + 30)
+        client.initialize("bench-ask-concurrency", timeout=30)
         calls = b"".join(
             encode({"jsonrpc": "2.0", "id": index, "method": "tools/call",
                     "params": {"name": "ask", "arguments": {"question": f"How many tracks? ({index})"}}})
             for index in range(1, asks + 1))
         start = time.perf_counter()
-        process.stdin.write(calls)
-        process.stdin.flush()
-        answers = [read_response(process, time.monotonic() + 600) for _ in range(asks)]
+        client.write(calls)
+        answers = [json.loads(client.read_response(timeout=600)) for _ in range(asks)]
         elapsed = time.perf_counter() - start
         for answer in answers:
             result = answer.get("result", {})
@@ -93,8 +78,7 @@ def run(binary: str, database: str, base_url: str, asks: int, summary: str) -> t
                 raise RuntimeError(f"unexpected answer: {json.dumps(answer)[:300]}")
         return elapsed, SlowModel.most_in_flight, SlowModel.requests
     finally:
-        process.stdin.close()
-        process.wait(timeout=30)
+        client.close(timeout=30)
 
 
 def main() -> int:

@@ -29,7 +29,6 @@ import shutil
 import signal
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -37,11 +36,12 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
+from mcp_stdio import INITIALIZED, StdioClient, StdioClientError, encode, initialize_request, is_server_message
+
 DEFAULT_SQL = "SELECT ArtistId, Name FROM Artist WHERE ArtistId = 1"
 # Starts with SELECT: the reference server accepts nothing else.
 SLOW_SQL = "SELECT (WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 3000000) SELECT max(i) FROM c) AS n"
 SLOW_SQL_ANSWER = b"3000000"
-PROTOCOL_VERSION = "2025-06-18"
 
 # Goals for dbai-mcp.
 GOAL_COLD_START_MS = 30.0
@@ -127,30 +127,6 @@ def make_specs(ours: str, reference: str, columns: list[str], rows: list[list]) 
 # Wire
 
 
-def encode(message: dict) -> bytes:
-    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
-
-
-def initialize_request(request_id: int) -> bytes:
-    return encode({
-        "jsonrpc": "2.0", "id": request_id, "method": "initialize",
-        "params": {
-            "protocolVersion": PROTOCOL_VERSION, "capabilities": {},
-            "clientInfo": {"name": "bench-mcp", "version": "1.0"},
-        },
-    })
-
-
-INITIALIZED = encode({"jsonrpc": "2.0", "method": "notifications/initialized"})
-
-
-def is_server_message(line: bytes) -> bool:
-    """True for a notification or request from the server (it has a method); cheap enough to use
-    inside timed loops. A response to us never has a `"method"` key at top level; the check may
-    misfire only if result text contains it, and the later JSON check would then catch it."""
-    return b'"method"' in line
-
-
 class Watchdog:
     """Raises BenchError in the main thread when a phase takes too long (a hung server)."""
 
@@ -169,105 +145,6 @@ class Watchdog:
             yield
         finally:
             signal.alarm(0)
-
-
-class Process:
-    """A child speaking JSON lines: raw fds, own line splitting, stderr to a file."""
-
-    def __init__(self, argv: list[str], stderr_path: str, env: dict | None = None) -> None:
-        self.argv = argv
-        self.stderr_path = stderr_path
-        self._stderr = open(stderr_path, "ab")
-        try:
-            self.popen = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                bufsize=0, close_fds=True, env=env)
-        except OSError as error:
-            self._stderr.close()
-            raise BenchError(f"cannot start {argv[0]}: {error}") from error
-        assert self.popen.stdin is not None and self.popen.stdout is not None
-        self.wfd = self.popen.stdin.fileno()
-        self.rfd = self.popen.stdout.fileno()
-        self.buffer = b""
-
-    def write(self, data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            written = os.write(self.wfd, view)
-            view = view[written:]
-
-    def read_line(self) -> bytes:
-        buffer = self.buffer
-        while True:
-            end = buffer.find(b"\n")
-            if end >= 0:
-                self.buffer = buffer[end + 1:]
-                return buffer[:end]
-            chunk = os.read(self.rfd, 65536)
-            if not chunk:
-                self.buffer = buffer
-                raise BenchError(f"{os.path.basename(self.argv[0])} closed its output (exit code "
-                                 f"{self.exit_status()}); stderr: {self.stderr_tail()}")
-            buffer += chunk
-
-    def read_lines(self, count: int) -> list[bytes]:
-        """Reads exactly `count` lines with one join/split at the end (no per-line copying)."""
-        chunks = [self.buffer]
-        have = self.buffer.count(b"\n")
-        while have < count:
-            chunk = os.read(self.rfd, 1 << 20)
-            if not chunk:
-                self.buffer = b"".join(chunks)
-                raise BenchError(f"{os.path.basename(self.argv[0])} closed its output after "
-                                 f"{have} of {count} lines; stderr: {self.stderr_tail()}")
-            chunks.append(chunk)
-            have += chunk.count(b"\n")
-        lines = b"".join(chunks).split(b"\n")
-        rest = b"\n".join(lines[count:])
-        self.buffer = rest
-        return lines[:count]
-
-    def read_response(self) -> bytes:
-        """The next line that is not a server notification or request."""
-        while True:
-            line = self.read_line()
-            if line and not is_server_message(line):
-                return line
-
-    def close(self, timeout: float = 10.0) -> int | None:
-        """Closes stdin (end of input) and waits; kills on timeout. Returns the exit code."""
-        with contextlib.suppress(OSError):
-            self.popen.stdin.close()  # type: ignore[union-attr]
-        try:
-            code = self.popen.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.popen.kill()
-            self.popen.wait()
-            code = None
-        with contextlib.suppress(OSError):
-            self.popen.stdout.close()  # type: ignore[union-attr]
-        self._stderr.close()
-        return code
-
-    def exit_status(self) -> int | None:
-        """The exit code once the child has gone (waits up to a second), else None."""
-        try:
-            return self.popen.wait(timeout=1)
-        except subprocess.TimeoutExpired:
-            return None
-
-    def kill(self) -> None:
-        if self.popen.poll() is None:
-            self.popen.kill()
-        self.close(timeout=5)
-
-    def stderr_tail(self, limit: int = 600) -> str:
-        with contextlib.suppress(OSError):
-            self._stderr.flush()
-            with open(self.stderr_path, "rb") as handle:
-                text = handle.read().decode(errors="replace").strip()
-                return ("…" + text[-limit:]) if len(text) > limit else (text or "(empty)")
-        return "(unreadable)"
 
 
 def parse_response(line: bytes, request_id: int, what: str) -> dict:
@@ -291,7 +168,7 @@ def parse_response(line: bytes, request_id: int, what: str) -> dict:
 
 @dataclass
 class Session:
-    process: Process
+    process: StdioClient
     spec: ServerSpec
     next_id: int = 1
 
@@ -302,10 +179,10 @@ class Session:
 
 
 def start_session(spec: ServerSpec, database: str, stderr_path: str, watchdog: Watchdog) -> tuple[Session, dict]:
-    process = Process(spec.argv(database), stderr_path)
+    process = StdioClient(spec.argv(database), stderr_path)
     try:
         with watchdog.limit(60, f"{spec.label} initialize"):
-            process.write(initialize_request(0))
+            process.write(initialize_request(0, "bench-mcp"))
             result = parse_response(process.read_response(), 0, f"{spec.label} initialize")
             process.write(INITIALIZED)
     except BaseException:
@@ -347,12 +224,12 @@ def verify_calls(spec: ServerSpec, ids: range, lines: list[bytes], what: str) ->
 
 def measure_cold_start(spec: ServerSpec, database: str, runs: int, stderr_path: str, watchdog: Watchdog) -> list[float]:
     """Milliseconds from spawn to the `initialize` result line, one fresh process per run."""
-    request = initialize_request(0)
+    request = initialize_request(0, "bench-mcp")
     samples = []
     for run in range(runs):
         with watchdog.limit(60, f"{spec.label} cold start {run + 1}"):
             start = time.perf_counter_ns()
-            process = Process(spec.argv(database), stderr_path)
+            process = StdioClient(spec.argv(database), stderr_path)
             try:
                 process.write(request)
                 line = process.read_response()
@@ -482,22 +359,22 @@ def measure_harness_floor(runs: int, calls: int, watchdog: Watchdog, stderr_path
     head, cat = shutil.which("head"), shutil.which("cat")
     if not head or not cat:
         return math.nan, math.nan
-    line = initialize_request(0)
+    line = initialize_request(0, "bench-mcp")
     spawns = []
     with watchdog.limit(60, "harness floor"):
         for _ in range(runs):
             start = time.perf_counter_ns()
-            process = Process([head, "-n", "1"], stderr_path)
+            process = StdioClient([head, "-n", "1"], stderr_path)
             process.write(line)
-            process.read_line()
+            process.expect_line()
             spawns.append((time.perf_counter_ns() - start) / 1e6)
             process.close()
-        process = Process([cat], stderr_path)
+        process = StdioClient([cat], stderr_path)
         trips = []
         for _ in range(calls):
             start = time.perf_counter_ns()
             process.write(line)
-            process.read_line()
+            process.expect_line()
             trips.append((time.perf_counter_ns() - start) / 1e6)
         process.close()
     return statistics.median(spawns), statistics.median(trips)
@@ -715,7 +592,7 @@ def main(argv: list[str]) -> int:
                 reference = run_server(reference_spec, args.db, workdir, args.sql, args, args.reference_cold_runs,
                                        args.reference_warmup, args.reference_calls, watchdog)
         print_report(args.sql, args, ours, reference, floor)
-    except BenchError as error:
+    except (BenchError, StdioClientError) as error:
         print(f"bench-mcp: error: {error}", file=sys.stderr)
         return 1
     except sqlite3.Error as error:

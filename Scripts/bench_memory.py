@@ -47,7 +47,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from bench_mcp import INITIALIZED, encode, initialize_request  # the same wire as the latency benchmark
+from mcp_stdio import INITIALIZED, encode, initialize_request  # the same wire as every client here
 
 # Goal for dbai-mcp, in every case.
 GOAL_PEAK_RSS_MIB = 100.0

@@ -14,50 +14,30 @@ import os
 import shutil
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
+from mcp_stdio import StdioClient
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-class Server:
-    """dbai-mcp over stdio, one JSON-RPC request at a time."""
+def start_server(binary, db, base_url, model, extra, stderr_path):
+    """dbai-mcp over stdio with the model to evaluate, initialized."""
+    client = StdioClient(
+        [binary, "--db", db, "--llm", f"openai-compatible:{model}", "--llm-base-url", base_url, "--timeout-ms", "30000"]
+        + extra, stderr_path)
+    client.initialize("dbai-eval", timeout=60)
+    return client
 
-    def __init__(self, binary, db, base_url, model, extra):
-        args = [binary, "--db", db, "--llm", f"openai-compatible:{model}", "--llm-base-url", base_url,
-                "--timeout-ms", "30000"] + extra
-        self.stderr = tempfile.TemporaryFile()
-        self.process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr)
-        self.next_id = 0
-        self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                    "clientInfo": {"name": "dbai-eval", "version": "1"}})
-        self.notify("notifications/initialized")
 
-    def notify(self, method):
-        self.process.stdin.write((json.dumps({"jsonrpc": "2.0", "method": method}) + "\n").encode())
-        self.process.stdin.flush()
-
-    def request(self, method, params):
-        self.next_id += 1
-        message = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}
-        self.process.stdin.write((json.dumps(message) + "\n").encode())
-        self.process.stdin.flush()
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                self.stderr.seek(0)
-                raise RuntimeError("dbai-mcp exited: " + self.stderr.read().decode(errors="replace")[-2000:])
-            reply = json.loads(line)
-            if reply.get("id") == self.next_id:
-                if "error" in reply:
-                    raise RuntimeError(f"{method}: {reply['error']}")
-                return reply["result"]
-
-    def close(self):
-        self.process.stdin.close()
-        self.process.wait(timeout=30)
+def call_ask(client, question):
+    """The result of one `ask` on a new conversation."""
+    reply = client.request("tools/call", {"name": "ask", "arguments": {"question": question}})
+    if "error" in reply:
+        raise RuntimeError(f"tools/call: {reply['error']}")
+    return reply["result"]
 
 
 def normalize(value):
@@ -106,14 +86,15 @@ def main():
             if question["db"] not in servers:
                 copy = os.path.join(workdir, question["db"])
                 shutil.copyfile(source, copy)
-                servers[question["db"]] = Server(options.binary, copy, options.base_url, options.model, options.server_args)
+                servers[question["db"]] = start_server(
+                    options.binary, copy, options.base_url, options.model, options.server_args,
+                    os.path.join(workdir, question["db"] + ".stderr"))
             gold_connection = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
             gold = gold_connection.execute(question["sql"]).fetchall()
             gold_connection.close()
 
             start = time.perf_counter()
-            result = servers[question["db"]].request(
-                "tools/call", {"name": "ask", "arguments": {"question": question["question"]}})
+            result = call_ask(servers[question["db"]], question["question"])
             latency = time.perf_counter() - start
             structured = result.get("structuredContent") or {}
             executed = not result.get("isError") and "rows" in structured
@@ -133,7 +114,7 @@ def main():
                     print(f"       gold:      {question['sql']}")
     finally:
         for server in servers.values():
-            server.close()
+            server.close(timeout=30)
         shutil.rmtree(workdir, ignore_errors=True)
 
     count = len(outcomes)

@@ -24,7 +24,6 @@ import base64
 import hashlib
 import io
 import json
-import os
 import re
 import shutil
 import subprocess

@@ -11,13 +11,13 @@ the sample database. Python 3.8+, standard library only.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
-import selectors
-import subprocess
 import sys
 import textwrap
-import time
+
+from mcp_stdio import PROTOCOL_VERSION, StdioClient, StdioClientError
 
 RESPONSE_TIMEOUT_SECONDS = 60
 EXIT_TIMEOUT_SECONDS = 20
@@ -59,88 +59,56 @@ class Style:
         return cls.wrap("31", text)
 
 
-class Server:
-    """dbai-mcp as a child process: one JSON message per line each way."""
+class Server(StdioClient):
+    """dbai-mcp as a child process, speaking through the shared client; each exchange also
+    returns the line sent, for printing."""
 
     def __init__(self, argv: list[str], log_path: str) -> None:
-        self.log_path = log_path
-        self.log = open(log_path, "wb")
+        open(log_path, "wb").close()  # a fresh log for this session
         try:
-            self.process = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, bufsize=0)
-        except OSError as error:
-            self.log.close()
-            raise SessionError(f"cannot start {argv[0]}: {error}") from error
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(self.process.stdout, selectors.EVENT_READ)
-        self.buffer = b""
-        self.next_id = 1
+            super().__init__(argv, log_path)
+        except StdioClientError as error:
+            raise SessionError(str(error)) from error
+        self.log_path = log_path
         self.notifications: list[dict] = []
 
-    def send(self, message: dict) -> str:
-        line = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    @staticmethod
+    def shown(message: dict) -> str:
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+    def send_shown(self, message: dict) -> str:
+        """Sends a message; returns it as printed."""
         try:
-            self.process.stdin.write(line.encode() + b"\n")
+            self.send(message)
         except BrokenPipeError as error:
             raise SessionError(f"the server closed its input; see {self.log_path}") from error
-        return line
+        return self.shown(message)
 
-    def request(self, method: str, params: dict | None = None) -> tuple[str, dict]:
-        """Sends a request; returns its line and the response with the same id."""
-        request_id = self.next_id
-        self.next_id += 1
-        message = {"jsonrpc": "2.0", "id": request_id, "method": method}
+    def exchange(self, method: str, params: dict | None = None) -> tuple[str, dict]:
+        """Sends a request; returns its line and the response with the same id. Notifications
+        that arrive first are kept in `notifications`."""
+        try:
+            response = self.request(method, params, timeout=RESPONSE_TIMEOUT_SECONDS, on_message=self.notifications.append)
+        except StdioClientError as error:
+            raise SessionError(f"{error}; see {self.log_path}") from error
+        except BrokenPipeError as error:
+            raise SessionError(f"the server closed its input; see {self.log_path}") from error
+        except ValueError as error:
+            raise SessionError(f"the server wrote a line that is not JSON ({error})") from error
+        message = {"jsonrpc": "2.0", "id": response.get("id"), "method": method}
         if params is not None:
             message["params"] = params
-        line = self.send(message)
-        while True:
-            response = self.read_message()
-            if "method" in response:  # a notification (e.g. a log message) from the server
-                self.notifications.append(response)
-                continue
-            if response.get("id") != request_id:
-                raise SessionError(f"expected the answer to request {request_id}, got {response}")
-            return line, response
+        return self.shown(message), response
 
-    def read_message(self) -> dict:
-        deadline = time.monotonic() + RESPONSE_TIMEOUT_SECONDS
-        while b"\n" not in self.buffer:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self.selector.select(remaining):
-                raise SessionError(f"no answer within {RESPONSE_TIMEOUT_SECONDS} s; see {self.log_path}")
-            chunk = os.read(self.process.stdout.fileno(), 65536)
-            if not chunk:
-                raise SessionError(f"the server exited (status {self.process.poll()}); see {self.log_path}")
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        try:
-            return json.loads(line)
-        except ValueError as error:
-            raise SessionError(f"the server wrote a line that is not JSON: {line[:200]!r}") from error
-
-    def close(self) -> int | None:
-        """Closes the server's input, as a client does when it is done; returns the exit status."""
-        self.process.stdin.close()
-        try:
-            status = self.process.wait(timeout=EXIT_TIMEOUT_SECONDS)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-            status = None
-        # Anything written after the last answer (there should be nothing but notifications).
-        rest = self.buffer + self.process.stdout.read()
-        for line in rest.splitlines():
-            if line.strip():
-                self.notifications.append(json.loads(line))
-        self.process.stdout.close()
-        self.log.close()
-        return status
-
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
+    def hang_up(self) -> int | None:
+        """Closes the server's input, as a client does when it is done, keeps what it wrote
+        after the last answer (notifications only), and returns the exit status."""
+        self.close_stdin()
+        with contextlib.suppress(StdioClientError):
+            while (line := self.read_line(EXIT_TIMEOUT_SECONDS)) is not None:
+                if line.strip():
+                    self.notifications.append(json.loads(line))
+        return self.close(EXIT_TIMEOUT_SECONDS)
 
 
 class Session:
@@ -180,7 +148,7 @@ class Session:
         self.server.notifications.clear()
 
     def call_tool(self, name: str, arguments: dict) -> dict:
-        line, response = self.server.request("tools/call", {"name": name, "arguments": arguments})
+        line, response = self.server.exchange("tools/call", {"name": name, "arguments": arguments})
         self.sent(line)
         self.flush_notifications()
         if "error" in response:
@@ -208,8 +176,8 @@ def run(server_path: str, database: str, log_path: str) -> int:
     session = Session(server)
     try:
         session.step("initialize")
-        line, response = server.request("initialize", {
-            "protocolVersion": "2025-06-18",
+        line, response = server.exchange("initialize", {
+            "protocolVersion": PROTOCOL_VERSION,
             "capabilities": {},
             "clientInfo": {"name": "try-session", "version": "1.0"},
         })
@@ -222,10 +190,10 @@ def run(server_path: str, database: str, log_path: str) -> int:
         session.check("error" not in response and bool(info), "the server introduced itself")
 
         session.step("notifications/initialized (a notification: no answer)")
-        session.sent(server.send({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        session.sent(server.send_shown({"jsonrpc": "2.0", "method": "notifications/initialized"}))
 
         session.step("tools/list")
-        line, response = server.request("tools/list")
+        line, response = server.exchange("tools/list")
         session.sent(line)
         tools = (response.get("result") or {}).get("tools") or []
         names = [tool.get("name") for tool in tools]
@@ -261,7 +229,7 @@ def run(server_path: str, database: str, log_path: str) -> int:
         session.check("error" in result or result.get("isError") is True, "calling it anyway is refused")
 
         session.step("close stdin (the client hangs up)")
-        status = server.close()
+        status = server.hang_up()
         session.flush_notifications()
         session.check(status == 0, f"the server exited with status {status}")
         tracks = count_tracks(database)

@@ -7,8 +7,8 @@ would, and read its stdout line by line with bounded waits.
 from __future__ import annotations
 
 import json
-import queue
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -17,6 +17,9 @@ from typing import Any
 import pytest
 
 from conftest import RUNAWAY_QUERY, SLOW_QUERY
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Scripts"))
+from mcp_stdio import INITIALIZED, PROTOCOL_VERSION, StdioClient, StdioClientError, initialize_request  # noqa: E402
 
 #: Bound on any single wait for a line from the server.
 LINE_TIMEOUT = 10.0
@@ -29,72 +32,49 @@ INTERNAL_ERROR = -32603
 
 
 class RawServer:
-    """`dbai-mcp` over pipes; every stdout line is kept (raw) and parsed on arrival."""
+    """`dbai-mcp` over pipes through the scripts' StdioClient; every stdout line is kept (raw)."""
 
     def __init__(self, binary: Path, database: Path, *args: str) -> None:
-        self.process = subprocess.Popen(
-            [str(binary), "--db", str(database), *args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        self.raw_lines: list[bytes] = []
+        self.client = StdioClient([str(binary), "--db", str(database), *args], subprocess.PIPE, keep_lines=True)
+        self.process = self.client.popen
         #: Messages read by wait_for, matching or not.
         self.seen: list[dict[str, Any]] = []
-        self._lines: queue.Queue[bytes | None] = queue.Queue()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
         self._stderr = b""
         self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
         self._stderr_reader.start()
 
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.raw_lines.append(line)
-            self._lines.put(line)
-        self._lines.put(None)
+    @property
+    def raw_lines(self) -> list[bytes]:
+        assert self.client.lines is not None
+        return self.client.lines
 
     def _read_stderr(self) -> None:
         assert self.process.stderr is not None
         self._stderr = self.process.stderr.read()
 
     def send_line(self, text: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(text.encode() + b"\n")
-        self.process.stdin.flush()
+        self.client.write(text.encode() + b"\n")
 
     def send(self, message: dict[str, Any]) -> None:
-        self.send_line(json.dumps(message))
+        self.client.send(message)
 
     def request(self, request_id: Any, method: str, params: Any = None) -> None:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
-        if params is not None:
-            message["params"] = params
-        self.send(message)
+        self.client.send_request(method, params, request_id)
 
     def notify(self, method: str, params: Any = None) -> None:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
-        if params is not None:
-            message["params"] = params
-        self.send(message)
+        self.client.notify(method, params)
 
-    def initialize(self, version: str = "2025-11-25", capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
-        self.request(
-            "init",
-            "initialize",
-            {"protocolVersion": version, "capabilities": capabilities or {},
-             "clientInfo": {"name": "raw-test", "version": "1"}},
-        )
+    def initialize(self, version: str = PROTOCOL_VERSION, capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
+        self.client.write(initialize_request("init", "raw-test", capabilities, version))
         response = self.wait_for(lambda message: message.get("id") == "init")
-        self.notify("notifications/initialized")
+        self.client.write(INITIALIZED)
         return response
 
     def next_message(self, timeout: float = LINE_TIMEOUT) -> dict[str, Any] | None:
         """The next stdout line as JSON (None at end of output); fails if it is not JSON."""
         try:
-            line = self._lines.get(timeout=timeout)
-        except queue.Empty:
+            line = self.client.read_line(timeout)
+        except StdioClientError:
             pytest.fail(f"no line from the server within {timeout} s")
         if line is None:
             return None
@@ -118,14 +98,10 @@ class RawServer:
                 return message
 
     def close_stdin(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
+        self.client.close_stdin()
 
     def wait_exit(self, timeout: float) -> int | None:
-        try:
-            return self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return None
+        return self.client.wait(timeout)
 
     def rest_of_output(self, timeout: float = LINE_TIMEOUT) -> list[dict[str, Any]]:
         """Every remaining message up to the end of stdout."""
@@ -238,7 +214,7 @@ def test_every_stdout_line_is_protocol_even_with_logging_and_errors(raw_server) 
 
 def test_end_of_input_answers_pending_requests_then_exits_zero(raw_server) -> None:
     server = raw_server()
-    server.request(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})
+    server.request(1, "initialize", {"protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})
     server.notify("notifications/initialized")
     server.request(2, "tools/call", {"name": "query", "arguments": {"sql": SLOW_QUERY}})
     server.request(3, "tools/list")
