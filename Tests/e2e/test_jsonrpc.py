@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import queue
 import sqlite3
 import time
 from collections import defaultdict
@@ -46,6 +45,7 @@ from test_raw_stdio import (
     METHOD_NOT_FOUND,
     PARSE_ERROR,
     RawServer,
+    StdioClientError,
 )
 
 #: The slow read of the ordering test: several seconds on a debug build (it is cancelled once
@@ -106,9 +106,7 @@ class JsonRpcPipe(RawServer):
     def write(self, lines: Iterable[str | bytes]) -> None:
         """Writes the lines (each gets a "\\n") to stdin in one write call, then flushes."""
         chunks = [line if isinstance(line, bytes) else line.encode() for line in lines]
-        assert self.process.stdin is not None
-        self.process.stdin.write(b"".join(chunk + b"\n" for chunk in chunks))
-        self.process.stdin.flush()
+        self.client.write(b"".join(chunk + b"\n" for chunk in chunks))
         self.lines_written += len(chunks)
 
     def expect(self, *request_ids: Any) -> None:
@@ -141,8 +139,8 @@ class JsonRpcPipe(RawServer):
     def _next_line(self, timeout: float) -> bytes | None:
         """The next raw stdout line, or None if none came within `timeout`; fails at end of output."""
         try:
-            line = self._lines.get(timeout=max(timeout, 0.001))
-        except queue.Empty:
+            line = self.client.read_line(max(timeout, 0.001))
+        except StdioClientError:
             return None
         if line is None:
             pytest.fail(
