@@ -60,7 +60,7 @@ extension SwiftDBAIError {
     public var code: Code {
         switch self {
         case .rejected(let rejection): Code(rejection.code)
-        case .fileNotFound, .notADatabase, .emptyDatabase, .cannotOpen, .hotJournal: .databaseUnavailable
+        case .fileNotFound, .notADatabase, .emptyDatabase, .cannotOpen, .hotJournal, .extensionNotLoaded: .databaseUnavailable
         case .sqlite: .sqliteError
         case .databaseBusy: .databaseBusy
         case .timeout: .timeout

@@ -45,6 +45,9 @@ public enum SwiftDBAIError: Error, Sendable, Hashable {
     /// A confirmed write no longer changes the rows its preview showed (another connection
     /// changed them meanwhile). Nothing was changed; preview and confirm it again.
     case changedSincePreview(previewedRows: Int, rowsNow: Int)
+    /// A SQLite extension (``SQLiteExtension``) could not be loaded: a missing file, a library
+    /// built for another platform, or an entry point that failed.
+    case extensionNotLoaded(path: String, reason: String)
 }
 
 extension SwiftDBAIError: CustomStringConvertible, LocalizedError {
@@ -92,6 +95,9 @@ extension SwiftDBAIError: CustomStringConvertible, LocalizedError {
             return "The rows this write would change are no longer the ones the confirmation showed "
                 + "(\(previewed) row\(previewed == 1 ? "" : "s") then, \(now) now): another connection changed them. "
                 + "Nothing was changed; preview and confirm it again."
+        case .extensionNotLoaded(let path, let reason):
+            return "The SQLite extension \(path) could not be loaded: \(reason). Check the path (a shared library such as "
+                + "vec0.so, built for this platform) and its entry point."
         }
     }
 

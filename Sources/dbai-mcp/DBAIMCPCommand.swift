@@ -12,25 +12,39 @@ import SwiftDBAIMCP
 struct DBAIMCPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dbai-mcp",
-        abstract: "A stdio MCP server for one SQLite database: schema, queries and guarded writes.",
+        abstract: "A stdio MCP server for SQLite databases: schema, queries and guarded writes.",
         discussion: """
             Logs go to stderr; stdout carries only the protocol. The database file must exist: it is never created, \
             and its journal mode and settings are never changed.
             """,
         version: DBAIServer.version)
 
-    @Option(name: .long, help: ArgumentHelp("The SQLite database file.", valueName: "path"))
-    var db: String?
+    @Option(name: .long, help: ArgumentHelp(
+        "The SQLite database file; repeat as NAME=PATH to serve several (the tools then take a database argument). A single --db keeps the file's name (without extension) as its name.",
+        valueName: "[name=]path"), transform: { DatabaseSource(parsing: $0) })
+    var db: [DatabaseSource] = []
+
+    @Option(name: .long, help: ArgumentHelp(
+        "A Datasette metadata file (JSON or YAML): descriptions of databases, tables and columns, hidden tables (hidden and unreadable), and canned queries served as tools.",
+        valueName: "file"))
+    var metadata: String?
+
+    @Option(name: .customLong("load-extension"), help: ArgumentHelp(
+        "A SQLite extension (shared library, e.g. vec0.so) loaded on every connection; repeat for several. The SQL function load_extension() stays refused.",
+        valueName: "path"))
+    var loadExtension: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
         "Allowed operations: readonly, standard (select, insert, update), unrestricted (+ delete), or a list such as select,insert. (default: readonly)",
         valueName: "allowlist"), transform: { try OperationAllowlist(parsing: $0) })
     var allow: OperationAllowlist = .readOnly
 
-    @Option(name: .long, help: ArgumentHelp("Only these tables and views can be seen, read or written.", valueName: "a,b"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Only these tables and views can be seen, read or written (NAME.table for one database's table).", valueName: "a,b"))
     var tables: String?
 
-    @Option(name: .customLong("write-tables"), help: ArgumentHelp("Only these tables can be written.", valueName: "a,b"))
+    @Option(name: .customLong("write-tables"), help: ArgumentHelp(
+        "Only these tables can be written (NAME.table for one database's table).", valueName: "a,b"))
     var writeTables: String?
 
     @Option(name: .customLong("max-rows"), help: "The most rows a read returns.")
@@ -91,7 +105,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     var printManifest = false
 
     func validate() throws {
-        guard printManifest || db != nil else {
+        guard printManifest || !db.isEmpty else {
             throw ValidationError("Missing --db: give the SQLite file to serve.")
         }
         if let llm {
@@ -132,12 +146,21 @@ struct DBAIMCPCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
         }
+        var metadata: DatasetteMetadata?
+        if let path = self.metadata {
+            do {
+                metadata = try DatasetteMetadata.load(path: path)
+            } catch {
+                FileHandle.standardError.write(Data("dbai-mcp: \(error.description)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
         var chat = ChatConfiguration()
         chat.sqlOutput = llmSQLOutput
         chat.summary = llmSummary
         chat.sampleRowCount = llmSampleRows
         let configuration = DBAIServerConfiguration(
-            databasePath: db ?? "",
+            databases: db,
             allowlist: allow,
             visibleTables: Self.list(tables),
             writableTables: Self.list(writeTables),
@@ -149,7 +172,9 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             chat: chat,
             samplingTimeout: .seconds(llmTimeoutSeconds),
             sqliteMemoryLimit: sqliteMemoryMB == 0 ? nil : sqliteMemoryMB << 20,
-            toolNaming: toolPrefix ?? .plain)
+            toolNaming: toolPrefix ?? .plain,
+            metadata: metadata,
+            extensions: loadExtension.map { SQLiteExtension(path: $0) })
         let server: DBAIServer
         do {
             server = try DBAIServer(configuration: configuration)

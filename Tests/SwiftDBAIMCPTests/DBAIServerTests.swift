@@ -154,7 +154,7 @@ struct DBAIServerTests {
     @Test("configuration errors name the problem", arguments: [
         (["Album", "Nope"], nil, OperationAllowlist.readOnly, "--tables names Nope"),
         (nil, ["Nope"], .standard, "--write-tables names Nope"),
-        (["Album"], ["Artist"], .standard, "--tables hides"),
+        (["Album"], ["Artist"], .standard, "--tables or the metadata hides"),
         (nil, ["Artist"], .readOnly, "--allow standard"),
     ] as [([String]?, [String]?, OperationAllowlist, String)])
     func configurationErrors(tables: [String]?, writeTables: [String]?, allowlist: OperationAllowlist, message: String) throws {

@@ -9,6 +9,7 @@ struct SwiftDBAIErrorCodeTests {
         (.emptyDatabase(path: "a"), "database_unavailable"),
         (.cannotOpen(path: "a", reason: "b"), "database_unavailable"),
         (.hotJournal(path: "a"), "database_unavailable"),
+        (.extensionNotLoaded(path: "a", reason: "b"), "database_unavailable"),
         (.rejected(SQLRejection(.tableNotAllowed, "no")), "table_not_allowed"),
         (.rejected(SQLRejection(.invalidSQL, "no")), "invalid_sql"),
         (.sqlite(code: 1, message: "m"), "sqlite_error"),

@@ -31,19 +31,25 @@ package enum DatabaseOpener {
 
     /// Opens the database at `path`.
     ///
-    /// - Parameter maxValueBytes: the largest string or blob the connection may build or read
-    ///   (`SQLITE_LIMIT_LENGTH`).
+    /// - Parameters:
+    ///   - maxValueBytes: the largest string or blob the connection may build or read
+    ///     (`SQLITE_LIMIT_LENGTH`).
+    ///   - extensions: loaded on the connection as it opens.
     /// - Throws: ``SwiftDBAIError/fileNotFound(path:)``, ``SwiftDBAIError/emptyDatabase(path:)``,
-    ///   ``SwiftDBAIError/notADatabase(path:)`` or ``SwiftDBAIError/cannotOpen(path:reason:)``.
+    ///   ``SwiftDBAIError/notADatabase(path:)``, ``SwiftDBAIError/cannotOpen(path:reason:)`` or
+    ///   ``SwiftDBAIError/extensionNotLoaded(path:reason:)``.
     package static func open(
         path: String, readOnly: Bool, busyTimeout: TimeInterval = defaultBusyTimeout,
-        maxValueBytes: Int = ExecutionLimits.defaultMaxValueBytes
+        maxValueBytes: Int = ExecutionLimits.defaultMaxValueBytes, extensions: [SQLiteExtension] = []
     ) throws(SwiftDBAIError) -> DatabaseQueue {
         let file = try checkFile(at: path)
-        let configuration = configuration(readOnly: readOnly, busyTimeout: busyTimeout, maxValueBytes: maxValueBytes)
+        let configuration = configuration(
+            readOnly: readOnly, busyTimeout: busyTimeout, maxValueBytes: maxValueBytes, extensions: extensions)
         let database: DatabaseQueue
         do {
             database = try DatabaseQueue(path: file.resolvedPath, configuration: configuration)
+        } catch let error as SwiftDBAIError {
+            throw error
         } catch let error as DatabaseError {
             switch SwiftDBAIError(error, path: path) {
             case let known where known == .notADatabase(path: path) || known == .hotJournal(path: path):
@@ -62,14 +68,17 @@ package enum DatabaseOpener {
         return database
     }
 
-    /// The connection settings of ``open(path:readOnly:busyTimeout:maxValueBytes:)``.
-    static func configuration(readOnly: Bool, busyTimeout: TimeInterval, maxValueBytes: Int) -> Configuration {
+    /// The connection settings of ``open(path:readOnly:busyTimeout:maxValueBytes:extensions:)``.
+    static func configuration(
+        readOnly: Bool, busyTimeout: TimeInterval, maxValueBytes: Int, extensions: [SQLiteExtension] = []
+    ) -> Configuration {
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "SwiftDBAI"
         configuration.prepareDatabase { db in
             applyLimits(to: db.sqliteConnection, maxValueBytes: maxValueBytes)
+            try SQLiteExtension.load(extensions, into: db.sqliteConnection)
         }
         return configuration
     }
@@ -93,7 +102,7 @@ package enum DatabaseOpener {
     /// Checks that `path` names a readable SQLite file: a regular file once symbolic links are
     /// resolved, with SQLite's header. Nothing blocks: a FIFO is refused before it is opened.
     ///
-    /// - Throws: ``SwiftDBAIError`` as ``open(path:readOnly:busyTimeout:maxValueBytes:)``.
+    /// - Throws: ``SwiftDBAIError`` as ``open(path:readOnly:busyTimeout:maxValueBytes:extensions:)``.
     @discardableResult
     static func checkFile(at path: String) throws(SwiftDBAIError) -> CheckedFile {
         guard !path.isEmpty, let resolved = realpath(path, nil) else {

@@ -17,18 +17,26 @@ public struct OpenedDatabase: Sendable {
     public let schema: DatabaseSchema
     /// The limits the connection was opened with (busy timeout, value size).
     public let limits: ExecutionLimits
+    /// The extensions loaded on every connection.
+    public let extensions: [SQLiteExtension]
     let queue: DatabaseQueue
 
     /// Opens the file at `path` (never creating it) and reads its schema, which also recovers a
     /// hot journal when the connection may write.
     ///
-    /// - Parameter readOnly: Open the file read-only (`SQLITE_OPEN_READONLY`), as an executor
-    ///   that never writes should.
+    /// - Parameters:
+    ///   - readOnly: Open the file read-only (`SQLITE_OPEN_READONLY`), as an executor that never
+    ///     writes should.
+    ///   - extensions: loaded, in order, on this connection and on every connection the executor
+    ///     opens or classifies statements on.
     /// - Throws: ``SwiftDBAIError``: `fileNotFound`, `emptyDatabase`, `notADatabase`, `cannotOpen`,
-    ///   or the error that kept the schema from being read.
-    public init(path: String, readOnly: Bool, limits: ExecutionLimits = ExecutionLimits()) throws(SwiftDBAIError) {
+    ///   `extensionNotLoaded`, or the error that kept the schema from being read.
+    public init(
+        path: String, readOnly: Bool, limits: ExecutionLimits = ExecutionLimits(), extensions: [SQLiteExtension] = []
+    ) throws(SwiftDBAIError) {
         let queue = try DatabaseOpener.open(
-            path: path, readOnly: readOnly, busyTimeout: limits.busyTimeout.seconds, maxValueBytes: limits.maxValueBytes)
+            path: path, readOnly: readOnly, busyTimeout: limits.busyTimeout.seconds, maxValueBytes: limits.maxValueBytes,
+            extensions: extensions)
         do {
             schema = try queue.read { db in try SchemaIntrospector(includesRowCounts: false).introspect(db) }
         } catch {
@@ -37,6 +45,7 @@ public struct OpenedDatabase: Sendable {
         }
         self.path = path
         self.limits = limits
+        self.extensions = extensions
         self.queue = queue
     }
 }
@@ -44,11 +53,14 @@ public struct OpenedDatabase: Sendable {
 extension SQLExecutor {
     /// An executor on an opened database, reusing the schema it read.
     ///
+    /// - Parameter descriptions: descriptions of tables and columns, laid over the schema.
     /// - Throws: ``SwiftDBAIError`` when the schema cannot be read again after a change.
     public convenience init(
-        _ opened: OpenedDatabase, policy: SafetyPolicy = SafetyPolicy(), delegate: (any SQLExecutionDelegate)? = nil
+        _ opened: OpenedDatabase, policy: SafetyPolicy = SafetyPolicy(), delegate: (any SQLExecutionDelegate)? = nil,
+        descriptions: SchemaDescriptions = SchemaDescriptions()
     ) throws(SwiftDBAIError) {
         try self.init(
-            database: opened.queue, policy: policy, limits: opened.limits, delegate: delegate, knownSchema: opened.schema)
+            database: opened.queue, policy: policy, limits: opened.limits, delegate: delegate, knownSchema: opened.schema,
+            extensions: opened.extensions, descriptions: descriptions)
     }
 }

@@ -59,16 +59,26 @@ public final class SQLExecutor: Sendable {
     /// Wraps an open GRDB database queue and prepares its schema. Statements run one at a time
     /// on that queue.
     ///
+    /// - Parameters:
+    ///   - extensions: extensions the queue's connection has loaded (or that are loaded on it
+    ///     now, when it has not): statements are classified with them too.
+    ///   - descriptions: descriptions of tables and columns, laid over the schema.
     /// - Throws: ``SwiftDBAIError/emptyDatabase(path:)`` when the database holds no table or view,
-    ///   or another ``SwiftDBAIError`` when its schema cannot be read.
+    ///   ``SwiftDBAIError/extensionNotLoaded(path:reason:)``, or another ``SwiftDBAIError`` when
+    ///   its schema cannot be read.
     public convenience init(
         database: DatabaseQueue, policy: SafetyPolicy = SafetyPolicy(), limits: ExecutionLimits = ExecutionLimits(),
-        delegate: (any SQLExecutionDelegate)? = nil
+        delegate: (any SQLExecutionDelegate)? = nil, extensions: [SQLiteExtension] = [],
+        descriptions: SchemaDescriptions = SchemaDescriptions()
     ) throws(SwiftDBAIError) {
-        database.inDatabase { db in
+        let loaded: Result<Void, SwiftDBAIError> = database.inDatabase { db in
             DatabaseOpener.applyLimits(to: db.sqliteConnection, maxValueBytes: limits.maxValueBytes)
+            return Result { () throws(SwiftDBAIError) in try SQLiteExtension.load(extensions, into: db.sqliteConnection) }
         }
-        try self.init(database: database, policy: policy, limits: limits, delegate: delegate, knownSchema: nil)
+        try loaded.get()
+        try self.init(
+            database: database, policy: policy, limits: limits, delegate: delegate, knownSchema: nil, extensions: extensions,
+            descriptions: descriptions)
     }
 
     /// As ``init(database:policy:limits:delegate:)``, reusing a schema the caller already
@@ -76,19 +86,21 @@ public final class SQLExecutor: Sendable {
     /// a file gets a pool of read-only connections.
     package init(
         database: DatabaseQueue, policy: SafetyPolicy, limits: ExecutionLimits,
-        delegate: (any SQLExecutionDelegate)?, knownSchema: DatabaseSchema?
+        delegate: (any SQLExecutionDelegate)?, knownSchema: DatabaseSchema?, extensions: [SQLiteExtension] = [],
+        descriptions: SchemaDescriptions = SchemaDescriptions()
     ) throws(SwiftDBAIError) {
         self.database = database
         self.policy = policy
         self.limits = limits
         self.delegate = delegate
-        self.schemaCache = SchemaCache(policy: policy)
+        self.schemaCache = SchemaCache(policy: policy, extensions: extensions, descriptions: descriptions)
         let isFile = !database.path.isEmpty && database.path != ":memory:" && !database.path.hasPrefix("file:")
         readers = isFile
             ? ReaderPool(
                 path: database.path,
                 configuration: DatabaseOpener.configuration(
-                    readOnly: true, busyTimeout: limits.busyTimeout.seconds, maxValueBytes: limits.maxValueBytes),
+                    readOnly: true, busyTimeout: limits.busyTimeout.seconds, maxValueBytes: limits.maxValueBytes,
+                    extensions: extensions),
                 capacity: Self.concurrentReads)
             : nil
         gate = TurnQueue(maxShared: isFile ? Self.concurrentReads : 1)
@@ -153,7 +165,7 @@ public final class SQLExecutor: Sendable {
         try await access { db in
             let entry = try self.schemaCache.current(db)
             guard includingRowCounts else { return entry.visibleSchema }
-            return try SchemaIntrospector(includesRowCounts: true).introspect(db)
+            return try SchemaIntrospector(includesRowCounts: true, descriptions: self.schemaCache.descriptions).introspect(db)
                 .visible(to: entry.classifier.visibleTableNames)
         }
     }
@@ -178,6 +190,19 @@ public final class SQLExecutor: Sendable {
     /// - Throws: ``SwiftDBAIError/rejected(_:)`` when the statement may not run under the policy.
     public func check(_ sql: String) async throws(SwiftDBAIError) -> ClassifiedStatement {
         try await access { db in try self.authorized(sql, in: db) }
+    }
+
+    /// Classifies one statement now, on the calling thread, without authorizing it: for checks
+    /// made while a server starts (canned queries), before any call can run.
+    ///
+    /// - Throws: ``SwiftDBAIError/rejected(_:)`` when the statement does not compile or is refused
+    ///   whatever the policy, or another ``SwiftDBAIError``.
+    package func classifyNow(_ sql: String) throws(SwiftDBAIError) -> ClassifiedStatement {
+        do {
+            return try database.read { db in try self.schemaCache.classify(sql, in: db) }
+        } catch {
+            throw mapped(error)
+        }
     }
 
     /// The classified and authorized statement, compiled against the connection's current schema.

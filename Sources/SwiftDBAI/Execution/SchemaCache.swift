@@ -16,6 +16,9 @@ final class SchemaCache: Sendable {
     }
 
     private let policy: SafetyPolicy
+    private let extensions: [SQLiteExtension]
+    /// Laid over every schema read.
+    let descriptions: SchemaDescriptions
     private struct State {
         var entry: Entry?
         /// Statements already classified against the current entry, by text (agents repeat queries).
@@ -23,12 +26,16 @@ final class SchemaCache: Sendable {
     }
 
     private let state = Mutex(State())
-    private let introspector = SchemaIntrospector(includesRowCounts: false)
+    private let introspector: SchemaIntrospector
     private static let classifiedCapacity = 512
 
-    /// Creates an empty cache for statements classified under `policy`.
-    init(policy: SafetyPolicy) {
+    /// Creates an empty cache for statements classified under `policy`, with `extensions` loaded
+    /// where they are compiled and `descriptions` laid over the schema.
+    init(policy: SafetyPolicy, extensions: [SQLiteExtension] = [], descriptions: SchemaDescriptions = SchemaDescriptions()) {
         self.policy = policy
+        self.extensions = extensions
+        self.descriptions = descriptions
+        introspector = SchemaIntrospector(includesRowCounts: false, descriptions: descriptions)
     }
 
     /// Classifies a statement against the schema the connection currently sees, reusing the
@@ -56,9 +63,16 @@ final class SchemaCache: Sendable {
         if let cached = state.withLock({ $0.entry }), cached.schema.schemaVersion == version {
             return cached
         }
-        let schema = try known.flatMap { $0.schemaVersion == version ? $0 : nil } ?? introspector.introspect(db)
+        let schema: DatabaseSchema
+        if var known, known.schemaVersion == version {
+            descriptions.apply(to: &known.tables)
+            schema = known
+        } else {
+            schema = try introspector.introspect(db)
+        }
         let classifier = try SQLStatementClassifier(
-            schema: schema, isVisible: policy.mayHideTables ? { [policy] in policy.isVisible($0) } : nil)
+            schema: schema, isVisible: policy.mayHideTables ? { [policy] in policy.isVisible($0) } : nil,
+            extensions: extensions)
         let fresh = Entry(
             schema: schema, classifier: classifier, visibleSchema: schema.visible(to: classifier.visibleTableNames))
         state.withLock { state in

@@ -76,16 +76,22 @@ public final class SQLStatementClassifier: @unchecked Sendable {
     /// - Parameter isVisible: which tables and views callers may see (nil: all of them). A
     ///   statement naming another one is refused as if it did not exist; a view reading one is
     ///   hidden too.
-    /// - Throws: ``SwiftDBAIError/cannotOpen(path:reason:)`` if the private connection cannot open.
-    public init(schema: DatabaseSchema, isVisible: ((String) -> Bool)? = nil) throws(SwiftDBAIError) {
+    /// - Parameter extensions: loaded into the private connection before the schema is copied,
+    ///   so that their functions and virtual-table modules compile as they do on the database.
+    /// - Throws: ``SwiftDBAIError/cannotOpen(path:reason:)`` if the private connection cannot open,
+    ///   ``SwiftDBAIError/extensionNotLoaded(path:reason:)`` if an extension does not load.
+    public init(
+        schema: DatabaseSchema, isVisible: ((String) -> Bool)? = nil, extensions: [SQLiteExtension] = []
+    ) throws(SwiftDBAIError) {
         self.schema = schema
-        self.replica = try SchemaReplica(schema: schema)
+        self.replica = try SchemaReplica(schema: schema, extensions: extensions)
         recorder.install(on: replica.connection)
         if let isVisible {
             let visible = visibleTables(isVisible)
             if visible.count < schema.tables.count {
                 visibleTableNames = visible
-                visibleReplica = try SchemaReplica(schema: schema.restricted(to: visible), resolvesNamesOnly: true)
+                visibleReplica = try SchemaReplica(
+                    schema: schema.restricted(to: visible), resolvesNamesOnly: true, extensions: extensions)
             }
         }
     }

@@ -15,7 +15,8 @@ final class SchemaReplica {
     ///
     /// - Parameter resolvesNamesOnly: replay tables, views and indexes only, with foreign keys not
     ///   enforced: the copy then serves to resolve names, not to tell what a statement does.
-    init(schema: DatabaseSchema, resolvesNamesOnly: Bool = false) throws(SwiftDBAIError) {
+    /// - Parameter extensions: loaded first, so that their modules and functions compile here.
+    init(schema: DatabaseSchema, resolvesNamesOnly: Bool = false, extensions: [SQLiteExtension] = []) throws(SwiftDBAIError) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         guard sqlite3_open_v2(":memory:", &handle, flags, nil) == SQLITE_OK, let handle else {
@@ -23,6 +24,12 @@ final class SchemaReplica {
             throw SwiftDBAIError.cannotOpen(path: ":memory:", reason: "the classifier could not open its private connection")
         }
         connection = handle
+        do {
+            try SQLiteExtension.load(extensions, into: handle)
+        } catch {
+            sqlite3_close_v2(handle)
+            throw error
+        }
         // Foreign-key actions and their effects are compiled only when foreign keys are enforced,
         // as they are on every connection SwiftDBAI opens.
         if !resolvesNamesOnly { execute("PRAGMA foreign_keys = ON") }
@@ -36,8 +43,13 @@ final class SchemaReplica {
 
     private func replay(_ schema: DatabaseSchema, includingTriggers: Bool) {
         var pending: [(name: String, sql: String, fallback: String?)] = []
-        for table in schema.tables where table.kind != .view {
-            pending.append((table.name, table.sql, table.kind == .virtual ? Self.plainTableDDL(for: table) : nil))
+        // Virtual tables first: a module creates its shadow tables itself (sqlite-vec's, when
+        // SQLite does not report them as shadow tables), which then already exist below.
+        for table in schema.tables where table.kind == .virtual {
+            pending.append((table.name, table.sql, Self.plainTableDDL(for: table)))
+        }
+        for table in schema.tables where table.kind == .table {
+            pending.append((table.name, table.sql, nil))
         }
         for table in schema.tables where table.kind == .view {
             pending.append((table.name, table.sql, nil))
@@ -53,7 +65,7 @@ final class SchemaReplica {
         // Views and triggers may depend on objects created later: replay until nothing progresses.
         while !pending.isEmpty {
             var failed: [(name: String, sql: String, fallback: String?)] = []
-            for object in pending where !execute(object.sql) {
+            for object in pending where !execute(object.sql) && !exists(object.name) {
                 failed.append(object)
             }
             if failed.count == pending.count {
@@ -77,6 +89,17 @@ final class SchemaReplica {
     private static func plainTableDDL(for table: TableSchema) -> String {
         let columns = table.columns.map(\.name).map(SQLIdentifier.quote).joined(separator: ", ")
         return "CREATE TABLE \(SQLIdentifier.quote(table.name))(\(columns.isEmpty ? "_" : columns))"
+    }
+
+    /// Whether the copy already holds an object of that name.
+    private func exists(_ name: String) -> Bool {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(connection, "SELECT 1 FROM sqlite_schema WHERE name = ?1", -1, &statement, nil) == SQLITE_OK,
+              let statement
+        else { return false }
+        defer { sqlite3_finalize(statement) }
+        sqlite3_bind_text(statement, 1, name, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        return sqlite3_step(statement) == SQLITE_ROW
     }
 
     /// The first column of every row of a query, as text.

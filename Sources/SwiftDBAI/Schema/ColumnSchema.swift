@@ -24,6 +24,9 @@ public struct ColumnSchema: Sendable, Hashable, Codable {
     public var primaryKeyPosition: Int?
     /// Whether the column is ordinary, hidden or generated.
     public var visibility: Visibility
+    /// What the column holds, in words: from a comment beside its definition in the `CREATE TABLE`
+    /// statement, or from ``SchemaDescriptions`` (which take precedence). Nil when neither says.
+    public var description: String?
 
     /// True for generated columns, which cannot be written.
     public var isGenerated: Bool { visibility == .generatedVirtual || visibility == .generatedStored }
@@ -31,8 +34,9 @@ public struct ColumnSchema: Sendable, Hashable, Codable {
     /// Creates a column description.
     public init(
         name: String, declaredType: String, isNotNull: Bool = false, defaultValue: String? = nil,
-        primaryKeyPosition: Int? = nil, visibility: Visibility = .normal
+        primaryKeyPosition: Int? = nil, visibility: Visibility = .normal, description: String? = nil
     ) {
+        self.description = description
         self.name = name
         self.declaredType = declaredType
         self.isNotNull = isNotNull

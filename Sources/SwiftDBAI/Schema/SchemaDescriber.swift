@@ -51,12 +51,17 @@ public struct SchemaDescriber: Sendable {
         }.joined(separator: "\n\n")
     }
 
-    /// The DDL of one table or view.
+    /// The DDL of one table or view, with its description and its columns' as SQL comments.
     public func ddl(for table: TableSchema) -> String {
+        let heading = table.description.map { Self.comment($0) + "\n" } ?? ""
         if table.kind != .table {
-            return table.sql + ";"
+            let described = table.columns.compactMap { column in
+                column.description.map { "\n-- \(SQLIdentifier.quote(column.name)): " + Self.singleLine($0) }
+            }
+            return heading + table.sql + ";" + described.joined()
         }
         var lines: [String] = []
+        var comments: [String?] = []
         let primaryKey = table.primaryKey
         let singleColumnKeys = table.foreignKeys.filter { $0.columns.count == 1 }
         for column in table.columns where column.visibility == .normal || column.isGenerated {
@@ -72,6 +77,7 @@ public struct SchemaDescriber: Sendable {
                 if key.onDelete != "NO ACTION" { line += " ON DELETE \(key.onDelete)" }
             }
             lines.append(line)
+            comments.append(column.description)
         }
         if primaryKey.count > 1 {
             lines.append("  PRIMARY KEY (\(primaryKey.map(SQLIdentifier.quote).joined(separator: ", ")))")
@@ -81,13 +87,30 @@ public struct SchemaDescriber: Sendable {
             let referenced = key.referencedColumns.map(SQLIdentifier.quote).joined(separator: ", ")
             lines.append("  FOREIGN KEY (\(columns)) REFERENCES \(SQLIdentifier.quote(key.referencedTable))(\(referenced))")
         }
-        var text = "CREATE TABLE \(SQLIdentifier.quote(table.name)) (\n\(lines.joined(separator: ",\n"))\n)"
+        var body = ""
+        for (offset, line) in lines.enumerated() {
+            body += line
+            if offset < lines.count - 1 { body += "," }
+            if offset < comments.count, let comment = comments[offset] { body += " " + Self.comment(comment) }
+            body += "\n"
+        }
+        var text = heading + "CREATE TABLE \(SQLIdentifier.quote(table.name)) (\n\(body))"
         if table.isWithoutRowID { text += " WITHOUT ROWID" }
         text += ";"
         if let rowCount = table.rowCount {
             text += " -- \(rowCount.isExact ? "" : "about ")\(rowCount.count) rows"
         }
         return text
+    }
+
+    /// A description as a one-line SQL comment.
+    package static func comment(_ text: String) -> String {
+        "-- " + singleLine(text)
+    }
+
+    /// The text on one line: line breaks (which would end a comment) become spaces.
+    package static func singleLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 
     private func sampleLiteral(_ value: SQLValue) -> String {

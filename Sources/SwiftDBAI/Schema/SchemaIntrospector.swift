@@ -16,10 +16,14 @@ import GRDBSQLite
 public struct SchemaIntrospector: Sendable {
     /// Whether to count rows (exact up to ``RowCountEstimate/exactLimit`` rows per table).
     public var includesRowCounts: Bool
+    /// Descriptions of tables and columns laid over what the database says (column comments in
+    /// its `CREATE TABLE` statements are read in any case).
+    public var descriptions: SchemaDescriptions
 
     /// Creates an introspector.
-    public init(includesRowCounts: Bool = true) {
+    public init(includesRowCounts: Bool = true, descriptions: SchemaDescriptions = SchemaDescriptions()) {
         self.includesRowCounts = includesRowCounts
+        self.descriptions = descriptions
     }
 
     /// Reads the schema through a GRDB reader.
@@ -70,6 +74,15 @@ public struct SchemaIntrospector: Sendable {
         }
 
         try loadColumns(db, into: &tables)
+        for position in tables.indices where tables[position].kind == .table {
+            let comments = ColumnCommentParser.descriptions(inCreateTable: tables[position].sql)
+            guard !comments.isEmpty else { continue }
+            let folded = Dictionary(comments.map { (SQLIdentifier.foldCase($0.key), $0.value) }) { first, _ in first }
+            for column in tables[position].columns.indices {
+                tables[position].columns[column].description = folded[SQLIdentifier.foldCase(tables[position].columns[column].name)]
+            }
+        }
+        descriptions.apply(to: &tables)
         try loadForeignKeys(db, into: &tables)
         try loadIndexes(db, objects: objects, into: &tables)
         if includesRowCounts {

@@ -30,6 +30,8 @@ public struct TableSchema: Sendable, Hashable, Codable, Identifiable {
     public var rowCount: RowCountEstimate?
     /// The `CREATE` statement stored in `sqlite_schema`.
     public var sql: String
+    /// What the table or view holds, in words (from ``SchemaDescriptions``); nil when unknown.
+    public var description: String?
 
     /// The name, which identifies the object within its database.
     public var id: String { name }
@@ -51,8 +53,10 @@ public struct TableSchema: Sendable, Hashable, Codable, Identifiable {
     public init(
         name: String, kind: Kind, columns: [ColumnSchema], foreignKeys: [ForeignKeySchema] = [],
         indexes: [IndexSchema] = [], isWithoutRowID: Bool = false, isStrict: Bool = false,
-        virtualTableModule: String? = nil, rowCount: RowCountEstimate? = nil, sql: String = ""
+        virtualTableModule: String? = nil, rowCount: RowCountEstimate? = nil, sql: String = "",
+        description: String? = nil
     ) {
+        self.description = description
         self.name = name
         self.kind = kind
         self.columns = columns

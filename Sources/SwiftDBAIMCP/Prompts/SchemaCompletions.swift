@@ -2,42 +2,58 @@ import MCP
 import SwiftDBAI
 
 /// `completion/complete`: the table names for the `table` argument of `explain_table` and the
-/// `name` of the `sqlite://table/{name}` resource template, matching what was typed so far.
+/// `name` of the table resource templates, and, with several databases, the database names for
+/// the prompts' `database` argument, matching what was typed so far.
 struct SchemaCompletions: Sendable {
-    let executor: SQLExecutor
+    let databases: [ServedDatabase]
 
     /// The most values one answer holds (the specification's limit).
     static let maximumValues = 100
 
     func complete(_ parameters: Complete.Parameters) async throws -> Complete.Result {
-        let completesTables: Bool
+        let resources = SchemaResources(databases: databases)
+        var candidates: [String] = []
         switch parameters.ref {
         case .prompt(let prompt):
             guard DatabasePrompts.prompts.contains(where: { $0.name == prompt.name }) else {
                 throw MCPError.invalidParams(
                     "Unknown prompt \(prompt.name). Prompts: \(DatabasePrompts.prompts.map(\.name).joined(separator: ", ")).")
             }
-            completesTables = prompt.name == DatabasePrompts.explainTable && parameters.argument.name == "table"
-        case .resource(let resource):
-            guard SchemaResources.templates.contains(where: { $0.uriTemplate == resource.uri }) else {
-                throw MCPError.invalidParams(
-                    "Unknown resource template \(resource.uri). Templates: \(SchemaResources.templates.map(\.uriTemplate).joined(separator: ", ")).")
+            if parameters.argument.name == PromptCatalog.databaseArgument, databases.count > 1 {
+                candidates = databases.map(\.name)
+            } else if prompt.name == DatabasePrompts.explainTable, parameters.argument.name == "table" {
+                let named = parameters.context?.arguments[PromptCatalog.databaseArgument]
+                let chosen = databases.count == 1 ? databases : databases.filter { named == nil || $0.name == named }
+                candidates = try await tableNames(in: chosen)
             }
-            completesTables = parameters.argument.name == "name"
-        }
-        guard completesTables else { return Complete.Result(completion: .init(values: [], total: 0, hasMore: false)) }
-        let schema: DatabaseSchema
-        do {
-            schema = try await executor.schema()
-        } catch {
-            throw MCPError.internalError(error.description)
+        case .resource(let resource):
+            guard let template = resources.templates.firstIndex(where: { $0.uriTemplate == resource.uri }) else {
+                throw MCPError.invalidParams(
+                    "Unknown resource template \(resource.uri). Templates: \(resources.templates.map(\.uriTemplate).joined(separator: ", ")).")
+            }
+            if parameters.argument.name == "name" {
+                candidates = try await tableNames(in: [databases[template]])
+            }
         }
         let typed = parameters.argument.value.lowercased()
-        let starting = schema.tableNames.filter { $0.lowercased().hasPrefix(typed) }
-        let containing = schema.tableNames.filter { !$0.lowercased().hasPrefix(typed) && $0.lowercased().contains(typed) }
+        let starting = candidates.filter { $0.lowercased().hasPrefix(typed) }
+        let containing = candidates.filter { !$0.lowercased().hasPrefix(typed) && $0.lowercased().contains(typed) }
         let matches = starting + containing
         return Complete.Result(completion: .init(
             values: Array(matches.prefix(Self.maximumValues)), total: matches.count,
             hasMore: matches.count > Self.maximumValues))
+    }
+
+    /// The visible tables and views of the databases, each name once.
+    private func tableNames(in databases: [ServedDatabase]) async throws -> [String] {
+        var names: [String] = []
+        for database in databases {
+            do {
+                for name in try await database.executor.schema().tableNames where !names.contains(name) { names.append(name) }
+            } catch {
+                throw MCPError.internalError(error.description)
+            }
+        }
+        return names
     }
 }

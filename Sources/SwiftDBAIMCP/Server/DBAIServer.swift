@@ -17,35 +17,26 @@ public final class DBAIServer: Sendable {
 
     /// The configuration the server runs with.
     public let configuration: DBAIServerConfiguration
-    let executor: SQLExecutor
+    /// The databases served, in the order given.
+    let databases: [ServedDatabase]
     let registry: ToolRegistry
     let session = ClientSession()
-    let tokens = ConfirmationTokenStore()
     let conversations = ConversationStore()
     let logger: Logger
 
-    /// Opens the database and checks the configuration against its schema.
+    /// Opens the databases and checks the configuration and the metadata against their schemas.
     ///
-    /// - Throws: ``DBAIServerConfigurationError`` for a missing or non-SQLite file, an unknown
-    ///   table in `--tables`/`--write-tables`, or writable tables without writes.
+    /// - Throws: ``DBAIServerConfigurationError`` for a missing or non-SQLite file, an extension
+    ///   that does not load, an unknown table in `--tables`/`--write-tables`, writable tables
+    ///   without writes, a bad or duplicate database name, or metadata that does not fit.
     public init(configuration: DBAIServerConfiguration, logger: Logger = Logger(label: "dbai-mcp")) throws(DBAIServerConfigurationError) {
         self.configuration = configuration
         self.logger = logger
         if let limit = configuration.sqliteMemoryLimit { SQLiteMemoryLimit.apply(bytes: limit) }
-        let opened: OpenedDatabase
-        do {
-            opened = try OpenedDatabase(
-                path: configuration.databasePath, readOnly: !configuration.allowlist.allowsWrites, limits: configuration.limits)
-        } catch {
-            throw .database(error)
-        }
-        let policy = try Self.policy(for: configuration, schema: opened.schema)
-        do {
-            executor = try SQLExecutor(opened, policy: policy)
-        } catch {
-            throw .database(error)
-        }
-        registry = ToolRegistry(allowlist: configuration.allowlist, naming: configuration.toolNaming)
+        databases = try ServedDatabase.openAll(configuration)
+        registry = ToolRegistry(
+            allowlist: configuration.allowlist, naming: configuration.toolNaming,
+            cannedQueries: databases.flatMap(\.cannedQueries), databaseNames: databases.map(\.name))
     }
 
     /// How `ask` talks to its model; with `--no-confirm`, the model's writes are not confirmed either.
@@ -55,47 +46,16 @@ public final class DBAIServer: Sendable {
         return chat
     }
 
-    /// The executor of `ask`'s statements: every write the model wrote is confirmed by the user
-    /// through elicitation, shown a preview, as the write tools confirm theirs (with
-    /// `--no-confirm`, nothing is asked). Without elicitation there is no delegate: such a write
-    /// is refused with the SQL to run by hand.
-    func chatExecutor(server: Server) -> SQLExecutor {
+    /// The executor of `ask`'s statements on a database: every write the model wrote is
+    /// confirmed by the user through elicitation, shown a preview, as the write tools confirm
+    /// theirs (with `--no-confirm`, nothing is asked). Without elicitation there is no delegate:
+    /// such a write is refused with the SQL to run by hand.
+    func chatExecutor(_ executor: SQLExecutor, server: Server) -> SQLExecutor {
         guard configuration.confirmsDestructiveWrites else { return executor.confirming([]) }
         guard session.supportsElicitation else { return executor }
         return executor.withDelegate(ElicitationConfirmer(
             elicit: Self.elicitation(through: server),
             preamble: "A language model wrote this change to answer a question."))
-    }
-
-    /// The safety policy of a configuration, with table names checked against the schema.
-    static func policy(
-        for configuration: DBAIServerConfiguration, schema: DatabaseSchema
-    ) throws(DBAIServerConfigurationError) -> SafetyPolicy {
-        func canonical(_ names: [String], flag: String) throws(DBAIServerConfigurationError) -> [String] {
-            try names.map { (name) throws(DBAIServerConfigurationError) -> String in
-                guard let table = schema.table(named: name) else {
-                    throw .unknownTable(name, flag: flag, available: schema.tableNames)
-                }
-                return table.name
-            }
-        }
-        var validators: [any QueryValidator] = []
-        let visible = try configuration.visibleTables.map { (names) throws(DBAIServerConfigurationError) in
-            try canonical(names, flag: "--tables")
-        }
-        if let visible {
-            validators.append(TableAllowlistValidator(visible))
-        }
-        var mutationPolicy = MutationPolicy.default
-        if let writable = configuration.writableTables {
-            guard configuration.allowlist.allowsWrites else { throw .writableTablesWithoutWrites }
-            let names = try canonical(writable, flag: "--write-tables")
-            if let visible, let hidden = names.first(where: { name in !visible.contains { SQLIdentifier.same($0, name) } }) {
-                throw .hiddenWritableTable(hidden)
-            }
-            mutationPolicy = .writableTables(names)
-        }
-        return SafetyPolicy(allowlist: configuration.allowlist, mutationPolicy: mutationPolicy, validators: validators)
     }
 
     /// Serves MCP over the transport until the client disconnects (end of input), a signal in
@@ -111,7 +71,9 @@ public final class DBAIServer: Sendable {
         let routing = RoutingTransport(
             transport, gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger,
             turnKind: { [registry] name in registry.turnKind(of: name) },
-            onShutdown: { [executor] _ in executor.interruptAll() }
+            onShutdown: { [databases] _ in
+                for database in databases { database.executor.interruptAll() }
+            }
         ) { [weak server, self] parameters in
             guard let server else { throw MCPError.internalError("The server stopped.") }
             return try await self.callTool(parameters, server: server)
@@ -122,12 +84,14 @@ public final class DBAIServer: Sendable {
         try await server.start(transport: routing) { [session] _, capabilities in
             session.initialized(with: capabilities)
         }
-        logger.info("dbai-mcp serving \(configuration.databasePath) (\(configuration.allowlist))")
+        logger.info("dbai-mcp serving \(databases.map(\.path).joined(separator: ", ")) (\(configuration.allowlist))")
         await server.waitUntilCompleted()
         signals.cancel()
         await server.stop()
         // Running statements were interrupted; closing waits for them to roll back.
-        _ = try? await firstOutcome(within: .seconds(1.5)) { [executor] in await executor.close() }
+        _ = try? await firstOutcome(within: .seconds(1.5)) { [databases] in
+            for database in databases { await database.executor.close() }
+        }
     }
 
     /// A new MCP server, handlers not yet registered.
@@ -145,7 +109,15 @@ public final class DBAIServer: Sendable {
 
     /// The instructions sent in `initialize`: what the server offers and how it is limited.
     var instructions: String {
-        var text = "SQLite database \(URL(fileURLWithPath: configuration.databasePath).lastPathComponent). "
+        var text: String
+        if databases.count == 1, let only = databases.first {
+            text = "SQLite database \(only.fileName)\(only.description.map { " (\($0))" } ?? ""). "
+        } else {
+            let listed = databases.map { database in
+                database.name + (database.description.map { " (\($0))" } ?? "")
+            }
+            text = "SQLite databases: \(listed.joined(separator: "; ")). Every database tool takes database, the name of one. "
+        }
         let names = configuration.toolNaming
         text += "Allowed operations: \(configuration.allowlist). Start with \(names.name("describe_schema")); "
         text += "use \(names.name("query")) for reads (one statement, bind values with params), "
@@ -162,26 +134,24 @@ public final class DBAIServer: Sendable {
         await server.withMethodHandler(ListTools.self) { [self] _ in
             ListTools.Result(tools: registry.listTools(availability()))
         }
-        let resources = SchemaResources(executor: executor)
+        let resources = SchemaResources(databases: databases)
         await server.withMethodHandler(ListResources.self) { _ in
             ListResources.Result(resources: try await resources.list())
         }
         await server.withMethodHandler(ListResourceTemplates.self) { _ in
-            ListResourceTemplates.Result(templates: SchemaResources.templates)
+            ListResourceTemplates.Result(templates: resources.templates)
         }
         await server.withMethodHandler(ReadResource.self) { parameters in
             ReadResource.Result(contents: try await resources.read(parameters.uri))
         }
-        let prompts = DatabasePrompts(
-            executor: executor, databaseName: URL(fileURLWithPath: configuration.databasePath).lastPathComponent,
-            naming: configuration.toolNaming)
+        let prompts = PromptCatalog(databases: databases, naming: configuration.toolNaming)
         await server.withMethodHandler(ListPrompts.self) { _ in
-            ListPrompts.Result(prompts: DatabasePrompts.prompts)
+            ListPrompts.Result(prompts: prompts.prompts)
         }
         await server.withMethodHandler(GetPrompt.self) { parameters in
             try await prompts.get(parameters.name, arguments: parameters.arguments)
         }
-        let completions = SchemaCompletions(executor: executor)
+        let completions = SchemaCompletions(databases: databases)
         await server.withMethodHandler(Complete.self) { parameters in
             try await completions.complete(parameters)
         }
@@ -206,25 +176,32 @@ public final class DBAIServer: Sendable {
     private func callTool(_ parameters: CallTool.Parameters, server: Server) async throws -> CallTool.Result {
         let model = languageModel(for: server)
         let chat = model.map { model in
-            ChatContext(conversations: conversations) { [self] in
-                ChatEngine(executor: chatExecutor(server: server), model: model, configuration: chatConfiguration)
+            ChatContext(conversations: conversations) { [self] database in
+                ChatEngine(executor: chatExecutor(database.executor, server: server), model: model, configuration: chatConfiguration)
             }
         }
-        let context = ToolCallContext(
-            executor: executor,
-            writes: WriteConfirmationFlow(
-                executor: executor, tokens: tokens, confirmsDestructiveWrites: configuration.confirmsDestructiveWrites,
-                elicit: session.supportsElicitation ? Self.elicitation(through: server) : nil),
-            progress: parameters._meta?.progressToken.map { token in
-                ProgressReporter { progress, message in
-                    try? await server.notify(ProgressNotification.message(
-                        .init(progressToken: token, progress: progress, message: message)))
-                }
-            },
-            chat: chat)
+        let progress = parameters._meta?.progressToken.map { token in
+            ProgressReporter { progress, message in
+                try? await server.notify(ProgressNotification.message(
+                    .init(progressToken: token, progress: progress, message: message)))
+            }
+        }
+        let confirmsWrites = configuration.confirmsDestructiveWrites
+        let elicit = session.supportsElicitation ? Self.elicitation(through: server) : nil
+        let naming = configuration.toolNaming
+        let catalog = DatabaseCatalog(databases: databases, chat: chat) { database in
+            ToolCallContext(
+                database: database,
+                writes: WriteConfirmationFlow(
+                    executor: database.executor, tokens: database.tokens, confirmsDestructiveWrites: confirmsWrites,
+                    elicit: elicit),
+                progress: progress,
+                chat: chat,
+                naming: naming)
+        }
         let result = try await registry.call(
             parameters.name, arguments: parameters.arguments, availability: ToolAvailability(hasLanguageModel: model != nil),
-            context: context)
+            catalog: catalog)
         if result.isError == true {
             let message = result.content.first.flatMap { content -> String? in
                 if case .text(let text, _, _) = content { return text }

@@ -1,9 +1,21 @@
 import SwiftDBAI
 
-/// Everything `dbai-mcp` is started with: the database, the policy and the limits.
+/// Everything `dbai-mcp` is started with: the databases, the policy and the limits.
 public struct DBAIServerConfiguration: Sendable {
-    /// The SQLite file. It must exist; it is never created.
-    public var databasePath: String
+    /// The SQLite files served (`--db [NAME=]PATH`, repeated). They must exist; they are never
+    /// created. With several, every database tool takes a `database` argument.
+    public var databases: [DatabaseSource]
+    /// The path of the first database (the only one, usually).
+    public var databasePath: String {
+        get { databases.first?.path ?? "" }
+        set {
+            if databases.isEmpty { databases = [DatabaseSource(path: newValue)] } else { databases[0].path = newValue }
+        }
+    }
+    /// Descriptions, hidden tables and canned queries (`--metadata`).
+    public var metadata: DatasetteMetadata?
+    /// SQLite extensions loaded on every connection of every database (`--load-extension`).
+    public var extensions: [SQLiteExtension]
     /// The operations the tools may perform.
     public var allowlist: OperationAllowlist
     /// When set, the only tables and views that can be seen, read or written.
@@ -29,8 +41,9 @@ public struct DBAIServerConfiguration: Sendable {
     /// The default SQLite heap limit: 64 MiB.
     public static let defaultSQLiteMemoryLimit = 64 << 20
 
-    /// Creates a configuration. Defaults: read-only, every table, 500 rows and 32 KiB per result,
-    /// 10 s, confirmation on, no language model of its own, SQLite limited to 64 MiB of memory.
+    /// Creates a configuration for one database. Defaults: read-only, every table, 500 rows and
+    /// 32 KiB per result, 10 s, confirmation on, no language model of its own, SQLite limited to
+    /// 64 MiB of memory.
     public init(
         databasePath: String, allowlist: OperationAllowlist = .readOnly, visibleTables: [String]? = nil,
         writableTables: [String]? = nil, limits: ExecutionLimits = ExecutionLimits(),
@@ -38,12 +51,32 @@ public struct DBAIServerConfiguration: Sendable {
         chat: ChatConfiguration = ChatConfiguration(), samplingTimeout: Duration = .seconds(60),
         sqliteMemoryLimit: Int? = defaultSQLiteMemoryLimit, toolNaming: ToolNaming = .plain
     ) {
+        self.init(
+            databases: [DatabaseSource(path: databasePath)], allowlist: allowlist, visibleTables: visibleTables,
+            writableTables: writableTables, limits: limits, confirmsDestructiveWrites: confirmsDestructiveWrites,
+            languageModel: languageModel, chat: chat, samplingTimeout: samplingTimeout,
+            sqliteMemoryLimit: sqliteMemoryLimit, toolNaming: toolNaming)
+    }
+
+    /// Creates a configuration for one or more databases, with the same defaults. Table names
+    /// in `visibleTables` and `writableTables` may be qualified as `NAME.table`; an unqualified
+    /// name applies to every database that has it.
+    public init(
+        databases: [DatabaseSource], allowlist: OperationAllowlist = .readOnly, visibleTables: [String]? = nil,
+        writableTables: [String]? = nil, limits: ExecutionLimits = ExecutionLimits(),
+        confirmsDestructiveWrites: Bool = true, languageModel: (any LanguageModel)? = nil,
+        chat: ChatConfiguration = ChatConfiguration(), samplingTimeout: Duration = .seconds(60),
+        sqliteMemoryLimit: Int? = defaultSQLiteMemoryLimit, toolNaming: ToolNaming = .plain,
+        metadata: DatasetteMetadata? = nil, extensions: [SQLiteExtension] = []
+    ) {
+        self.databases = databases
+        self.metadata = metadata
+        self.extensions = extensions
         self.toolNaming = toolNaming
         self.samplingTimeout = samplingTimeout
         self.sqliteMemoryLimit = sqliteMemoryLimit
         self.languageModel = languageModel
         self.chat = chat
-        self.databasePath = databasePath
         self.allowlist = allowlist
         self.visibleTables = visibleTables
         self.writableTables = writableTables
@@ -64,15 +97,45 @@ public enum DBAIServerConfigurationError: Error, Sendable, Hashable, CustomStrin
     case writableTablesWithoutWrites
     /// `--tool-prefix` is not a name every client accepts.
     case invalidToolPrefix(String)
+    /// No `--db` was given.
+    case noDatabase
+    /// A database name (`--db NAME=PATH`) is not a plain name.
+    case invalidDatabaseName(String)
+    /// Two databases have the same name.
+    case duplicateDatabaseName(String, paths: [String])
+    /// With several databases, `--tables` lists no table of one of them.
+    case noTableListed(database: String, available: [String])
+    /// `--tables` lists a table that the metadata hides.
+    case hiddenTableListed(String, database: String)
+    /// The metadata file is missing or malformed, an entry names something the database does
+    /// not have, or a canned query cannot serve as a tool; `entry` is its path in the file
+    /// (`databases.chinook.tables.Album`).
+    case metadata(file: String, entry: String?, reason: String)
 
     public var description: String {
         switch self {
         case .database(let error):
             return error.description
+        case .noDatabase:
+            return "No database: give --db PATH (or --db NAME=PATH, repeated, for several)."
+        case .invalidDatabaseName(let name):
+            return "The database name \(name) is not a plain name: use a letter followed by letters, digits, _ or -, at most "
+                + "\(DatabaseSource.maximumNameLength) characters (for example --db sales=sales.sqlite)."
+        case .duplicateDatabaseName(let name, let paths):
+            return "Two databases are named \(name) (\(paths.joined(separator: " and "))): name each one with --db NAME=PATH."
+        case .noTableListed(let database, let available):
+            let shown = available.prefix(20).joined(separator: ", ") + (available.count > 20 ? ", …" : "")
+            return "--tables lists no table of the database \(database): add some of its tables (\(shown)), "
+                + "qualified as \(database).TABLE where another database has the same name."
+        case .hiddenTableListed(let name, let database):
+            return "--tables lists \(name) of the database \(database), which the metadata hides (hidden: true). Remove one or the other."
+        case .metadata(let file, let entry, let reason):
+            let place = entry.map { ", entry \($0)" } ?? ""
+            return "The metadata file \(file)\(place): \(reason)."
         case .unknownTable(let name, let flag, let available):
             return "\(flag) names \(name), which the database does not have. Tables and views: \(available.joined(separator: ", "))."
         case .hiddenWritableTable(let name):
-            return "--write-tables names \(name), which --tables hides. Add it to --tables or remove it from --write-tables."
+            return "--write-tables names \(name), which --tables or the metadata hides. Make it visible or remove it from --write-tables."
         case .writableTablesWithoutWrites:
             return "--write-tables needs an allowlist with writes: add --allow standard (or unrestricted)."
         case .invalidToolPrefix(let prefix):

@@ -6,6 +6,7 @@ import SwiftDBAI
 struct AskTool: DatabaseTool {
     let name = "ask"
     let operation = SQLOperation.select
+    let scope = DatabaseScope.optional
 
     func isAvailable(_ availability: ToolAvailability) -> Bool {
         availability.hasLanguageModel
@@ -36,7 +37,10 @@ struct AskTool: DatabaseTool {
         guard let chat = context.chat else {
             throw ToolCallError(ToolRegistry.unavailableMessage(named: context.naming.name(name)), code: .noLanguageModel)
         }
-        let (id, engine) = await chat.conversations.engine(for: try arguments.string("conversation_id"), make: chat.makeEngine)
+        let database = context.database
+        let (id, engine) = try await chat.conversations.engine(for: try arguments.string("conversation_id"), database: database.name) {
+            chat.makeEngine(database)
+        }
         let response: ChatResponse
         do {
             response = try await ProgressReporter.reporting(context.progress) { try await engine.send(question) }
@@ -46,6 +50,34 @@ struct AskTool: DatabaseTool {
         return ToolOutput(
             structured: Self.structured(response, conversationID: id),
             text: Self.text(response, limits: context.executor.limits))
+    }
+
+    /// With several databases and none named: the database of the conversation being followed
+    /// up, else the one the question is about.
+    func callAcrossDatabases(_ arguments: ToolArguments, catalog: DatabaseCatalog) async throws -> ToolOutput {
+        try arguments.requireOnly(["question", "conversation_id"])
+        let question = try arguments.requiredString("question")
+        var chosen: ServedDatabase?
+        if let id = try arguments.string("conversation_id"), let name = await catalog.chat?.conversations.database(of: id) {
+            chosen = catalog.database(named: name)
+        }
+        if chosen == nil {
+            var candidates: [DatabaseChooser.Candidate] = []
+            for database in catalog.databases {
+                candidates.append(.init(
+                    name: database.name, description: database.description, schema: try await database.executor.schema()))
+            }
+            chosen = DatabaseChooser().choose(question, among: candidates).flatMap(catalog.database(named:))
+        }
+        guard let chosen else {
+            throw ToolCallError(
+                "The question does not say which database it is about: give database, one of \(catalog.names.joined(separator: ", ")).",
+                code: .invalidArguments)
+        }
+        let output = try await call(arguments, context: catalog.context(chosen))
+        guard case .object(var structured) = output.structured else { return output }
+        structured["database"] = .string(chosen.name)
+        return ToolOutput(structured: .object(structured), text: "Database: \(chosen.name)\n\n" + output.text)
     }
 
     /// The answer when the model's statement is a write that was not confirmed: it shows the

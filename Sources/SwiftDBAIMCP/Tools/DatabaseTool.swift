@@ -12,15 +12,57 @@ protocol DatabaseTool: Sendable {
     var definition: Tool { get }
     /// Whether the tool can work in this session (beyond the allowlist). True by default.
     func isAvailable(_ availability: ToolAvailability) -> Bool
-    /// Runs the tool.
+    /// Which database a call works on, when the server has several. `.required` by default.
+    var scope: DatabaseScope { get }
+    /// Runs the tool on one database.
     ///
     /// - Throws: ``ToolCallError``, ``SwiftDBAIError`` or ``ChatError`` for anything the caller
     ///   can fix (returned with `isError` and the error's stable code).
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput
+    /// Runs a tool of scope `.optional` called without a `database` while the server has
+    /// several: it works across them (`describe_schema` lists them; `ask` picks one).
+    func callAcrossDatabases(_ arguments: ToolArguments, catalog: DatabaseCatalog) async throws -> ToolOutput
 }
 
 extension DatabaseTool {
     func isAvailable(_ availability: ToolAvailability) -> Bool { true }
+    var scope: DatabaseScope { .required }
+    func callAcrossDatabases(_ arguments: ToolArguments, catalog: DatabaseCatalog) async throws -> ToolOutput {
+        throw ToolCallError(catalog.missingDatabaseMessage, code: .invalidArguments)
+    }
+}
+
+/// Which database a tool call works on when the server serves several.
+enum DatabaseScope: Sendable, Hashable {
+    /// The `database` argument is required.
+    case required
+    /// The `database` argument may be left out; the tool then works across the databases.
+    case optional
+    /// Always this database (a canned query); the tool takes no `database` argument.
+    case fixed(String)
+}
+
+/// The databases of the server, and how to make the context of a call on one of them.
+struct DatabaseCatalog: Sendable {
+    /// The databases, in the order given.
+    let databases: [ServedDatabase]
+    /// The conversations of `ask` and its model; nil without a language model.
+    let chat: ChatContext?
+    /// The context of a call on one database.
+    let context: @Sendable (ServedDatabase) -> ToolCallContext
+
+    /// The database of that name.
+    func database(named name: String) -> ServedDatabase? {
+        databases.first { $0.name == name }
+    }
+
+    /// The names, in order.
+    var names: [String] { databases.map(\.name) }
+
+    /// The message of a call that needs a `database` and has none.
+    var missingDatabaseMessage: String {
+        "This server serves several databases: give database, one of \(names.joined(separator: ", "))."
+    }
 }
 
 /// What the session offers beyond the allowlist.
@@ -40,8 +82,10 @@ struct ToolOutput: Sendable {
 
 /// What a tool call may use.
 struct ToolCallContext: Sendable {
+    /// The database the call works on.
+    let database: ServedDatabase
     /// Runs every statement under the server's policy and limits.
-    let executor: SQLExecutor
+    var executor: SQLExecutor { database.executor }
     /// Confirms destructive writes (elicitation, tokens) and runs them.
     let writes: WriteConfirmationFlow
     /// Sends `notifications/progress` for this request, when the client asked for them.
@@ -55,5 +99,6 @@ struct ToolCallContext: Sendable {
 /// What `ask` needs: its conversations and a way to start a new one with the session's model.
 struct ChatContext: Sendable {
     let conversations: ConversationStore
-    let makeEngine: @Sendable () -> ChatEngine
+    /// A new conversation's engine on a database.
+    let makeEngine: @Sendable (ServedDatabase) -> ChatEngine
 }

@@ -18,10 +18,15 @@ import SwiftDBAI
 enum InputSchema {
     /// An object whose properties are all required, in the given order.
     static func object(_ properties: KeyValuePairs<String, Value>, description: String? = nil) -> Value {
+        object(properties.map { ($0.key, $0.value) }, description: description)
+    }
+
+    /// An object whose properties are all required, in the given order.
+    static func object(_ properties: [(String, Value)], description: String? = nil) -> Value {
         var object: [String: Value] = [
             "type": "object",
-            "properties": .object(Dictionary(uniqueKeysWithValues: properties.map { ($0.key, $0.value) })),
-            "required": .array(properties.map { .string($0.key) }),
+            "properties": .object(Dictionary(properties) { first, _ in first }),
+            "required": .array(properties.map { .string($0.0) }),
         ]
         if let description { object["description"] = .string(description) }
         return .object(object)

@@ -13,9 +13,12 @@ struct ToolArguments: Sendable {
     let values: [String: Value]
     /// Every argument name the call carried, given or not.
     let names: Set<String>
+    /// The arguments exactly as sent (an empty string is a value here).
+    let raw: [String: Value]
 
     init(_ arguments: [String: Value]?) {
         let arguments = arguments ?? [:]
+        raw = arguments
         names = Set(arguments.keys)
         values = arguments.filter { !Self.isNotGiven($0.value) }
     }

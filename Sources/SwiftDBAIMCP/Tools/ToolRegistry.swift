@@ -3,23 +3,44 @@ import SwiftDBAI
 
 /// The tools of the server: one list that produces both `tools/list` and the call dispatch.
 struct ToolRegistry: Sendable {
-    /// Every tool the server knows, in listing order.
+    /// Every built-in tool, in listing order.
     let tools: [any DatabaseTool]
+    /// The canned queries of the metadata, listed after the built-in tools.
+    let cannedQueries: [CannedQueryTool]
     /// The operations the server allows; tools needing others are neither listed nor callable.
     let allowlist: OperationAllowlist
     /// The names clients list and call the tools by.
     let naming: ToolNaming
+    /// The databases served, by name; with several, the database tools take a `database` argument.
+    let databaseNames: [String]
 
-    init(allowlist: OperationAllowlist, naming: ToolNaming = .plain, tools: [any DatabaseTool] = ToolRegistry.databaseTools) {
+    init(
+        allowlist: OperationAllowlist, naming: ToolNaming = .plain, tools: [any DatabaseTool] = ToolRegistry.databaseTools,
+        cannedQueries: [CannedQueryTool] = [], databaseNames: [String] = []
+    ) {
         self.allowlist = allowlist
         self.naming = naming
         self.tools = tools
+        self.cannedQueries = cannedQueries
+        self.databaseNames = databaseNames
     }
+
+    /// True when the tools take a `database` argument.
+    var servesSeveralDatabases: Bool { databaseNames.count > 1 }
+
+    /// The argument that names the database of a call, with several databases.
+    static let databaseArgument = "database"
 
     /// The tool a client calls by `name` (with the prefix, if any).
     func tool(named name: String) -> (any DatabaseTool)? {
+        if let canned = cannedQueries.first(where: { $0.name == name }) { return canned }
         guard let builtIn = naming.builtInName(name) else { return nil }
         return tools.first { $0.name == builtIn }
+    }
+
+    /// The name a client sees for a tool.
+    func clientName(of tool: any DatabaseTool) -> String {
+        tool is CannedQueryTool ? tool.name : naming.name(tool.name)
     }
 
     /// The built-in database tools.
@@ -29,7 +50,8 @@ struct ToolRegistry: Sendable {
 
     /// The tools the allowlist enables and the session can serve.
     func enabledTools(_ availability: ToolAvailability) -> [any DatabaseTool] {
-        tools.filter { allowlist.allows($0.operation) && $0.isAvailable(availability) }
+        (tools + cannedQueries.map { $0 as any DatabaseTool })
+            .filter { allowlist.allows($0.operation) && $0.isAvailable(availability) }
     }
 
     /// How calls of a tool take their turn among the requests: a tool that writes runs alone, in
@@ -41,7 +63,17 @@ struct ToolRegistry: Sendable {
 
     /// The `tools/list` result.
     func listTools(_ availability: ToolAvailability) -> [Tool] {
-        enabledTools(availability).map { $0.definition.named(naming.name($0.name)) }
+        enabledTools(availability).map { tool in
+            var definition = tool.definition.named(clientName(of: tool))
+            if servesSeveralDatabases {
+                switch tool.scope {
+                case .required: definition = definition.addingDatabaseArgument(databaseNames, required: true)
+                case .optional: definition = definition.addingDatabaseArgument(databaseNames, required: false)
+                case .fixed: break
+                }
+            }
+            return definition
+        }
     }
 
     /// Dispatches a `tools/call`.
@@ -51,10 +83,10 @@ struct ToolRegistry: Sendable {
     ///   with `isError: true` and its stable code (a cancelled call's result is never sent: the
     ///   transport answers nothing to a cancelled request).
     func call(
-        _ name: String, arguments: [String: Value]?, availability: ToolAvailability, context: ToolCallContext
+        _ name: String, arguments: [String: Value]?, availability: ToolAvailability, catalog: DatabaseCatalog
     ) async throws -> CallTool.Result {
         guard let tool = tool(named: name) else {
-            let available = enabledTools(availability).map { naming.name($0.name) }
+            let available = enabledTools(availability).map(clientName(of:))
             throw MCPError.invalidParams("Unknown tool \(name). Available tools: \(available.joined(separator: ", ")).")
         }
         guard allowlist.allows(tool.operation) else {
@@ -63,10 +95,16 @@ struct ToolRegistry: Sendable {
         guard tool.isAvailable(availability) else {
             throw MCPError.invalidParams(Self.unavailableMessage(named: name))
         }
-        var context = context
-        context.naming = naming
         do {
-            let output = try await tool.call(ToolArguments(arguments), context: context)
+            var arguments = arguments ?? [:]
+            let output: ToolOutput
+            if let database = try database(of: tool, arguments: &arguments, catalog: catalog) {
+                var context = catalog.context(database)
+                context.naming = naming
+                output = try await tool.call(ToolArguments(arguments), context: context)
+            } else {
+                output = try await tool.callAcrossDatabases(ToolArguments(arguments), catalog: catalog)
+            }
             return Self.makeResult([.text(text: output.text, annotations: nil, _meta: nil)], output.structured, nil, nil)
         } catch let error as ToolCallError {
             return Self.errorResult(error)
@@ -77,6 +115,47 @@ struct ToolRegistry: Sendable {
         } catch let error where !(error is CancellationError) {
             return Self.errorResult(ToolCallError("The tool failed: \(error).", code: .internalError))
         }
+    }
+
+    /// The database a call works on, taking the `database` argument out of the arguments when
+    /// the server serves several; nil for a tool of `.optional` scope called without one.
+    ///
+    /// - Throws: ``ToolCallError`` for a missing or unknown database.
+    private func database(
+        of tool: any DatabaseTool, arguments: inout [String: Value], catalog: DatabaseCatalog
+    ) throws(ToolCallError) -> ServedDatabase? {
+        if case .fixed(let name) = tool.scope {
+            guard let database = catalog.database(named: name) else {
+                throw ToolCallError("The database \(name) is not served.", code: .internalError)
+            }
+            return database
+        }
+        guard servesSeveralDatabases else {
+            guard let only = catalog.databases.first else {
+                throw ToolCallError("The server serves no database.", code: .internalError)
+            }
+            return only
+        }
+        let requested = arguments.removeValue(forKey: Self.databaseArgument)
+        switch requested {
+        case nil, .null?:
+            break
+        case .string(let text)?:
+            let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if name.isEmpty { break }
+            guard let database = catalog.database(named: name) else {
+                throw ToolCallError(
+                    "There is no database \(name). Databases: \(catalog.names.joined(separator: ", ")).", code: .invalidArguments)
+            }
+            return database
+        default:
+            throw ToolCallError(
+                "database must be the name of a database: one of \(catalog.names.joined(separator: ", ")).", code: .invalidArguments)
+        }
+        guard tool.scope == .optional else {
+            throw ToolCallError(catalog.missingDatabaseMessage, code: .invalidArguments)
+        }
+        return nil
     }
 
     /// A result with `isError: true` and the message as text. The stable reason code goes in
@@ -113,6 +192,22 @@ struct ToolRegistry: Sendable {
 }
 
 extension Tool {
+    /// The same tool with a `database` argument that takes one of `names`.
+    func addingDatabaseArgument(_ names: [String], required: Bool) -> Tool {
+        guard case .object(var schema) = inputSchema, case .object(var properties) = schema["properties"] else { return self }
+        let choice = InputSchema.choice(
+            names,
+            required
+                ? "The database to use."
+                : "The database to use; null to \(name.hasSuffix("ask") ? "let the server choose from the question" : "list them all").")
+        properties[ToolRegistry.databaseArgument] = required ? choice : InputSchema.optional(choice)
+        schema["properties"] = .object(properties)
+        schema["required"] = .array([.string(ToolRegistry.databaseArgument)] + (schema["required"]?.arrayValue ?? []))
+        return Tool(
+            name: name, title: title, description: description, inputSchema: .object(schema), annotations: annotations,
+            outputSchema: outputSchema, icons: icons, _meta: _meta)
+    }
+
     /// The same tool under another name.
     func named(_ name: String) -> Tool {
         Tool(

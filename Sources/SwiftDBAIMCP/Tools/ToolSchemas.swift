@@ -75,6 +75,7 @@ enum ToolSchemas {
             "default": ["type": "string"],
             "primary_key_position": ["type": "integer"],
             "visibility": ["type": "string", "enum": ["normal", "hidden", "generated_virtual", "generated_stored"]],
+            "description": ["type": "string", "description": "What the column holds (metadata or a comment in its CREATE TABLE)."],
         ],
         "required": ["name", "type", "not_null", "visibility"],
     ]
@@ -111,6 +112,7 @@ enum ToolSchemas {
             "without_rowid": ["type": "boolean"],
             "strict": ["type": "boolean"],
             "module": ["type": "string"],
+            "description": ["type": "string", "description": "What the table holds (metadata)."],
             "row_count": [
                 "type": "object",
                 "properties": ["count": ["type": "integer"], "exact": ["type": "boolean"]],
@@ -127,6 +129,28 @@ enum ToolSchemas {
         "properties": [
             "tables": ["type": "array", "items": tableSchema],
             "ddl": ["type": "string", "description": "CREATE statements with keys (and sample rows when asked), for reading."],
+            "databases": [
+                "type": "array",
+                "description": "With several databases and none named: each database and its tables (tables is then empty).",
+                "items": [
+                    "type": "object",
+                    "properties": [
+                        "name": ["type": "string"],
+                        "file": ["type": "string"],
+                        "description": ["type": "string"],
+                        "tables": ["type": "array", "items": [
+                            "type": "object",
+                            "properties": [
+                                "name": ["type": "string"],
+                                "kind": ["type": "string", "enum": ["table", "view", "virtual"]],
+                                "description": ["type": "string"],
+                            ],
+                            "required": ["name", "kind"],
+                        ]],
+                    ],
+                    "required": ["name", "tables"],
+                ],
+            ],
         ],
         "required": ["tables", "ddl"],
     ]
@@ -136,6 +160,7 @@ enum ToolSchemas {
         "type": "object",
         "properties": [
             "answer": ["type": "string", "description": "A plain-language answer."],
+            "database": ["type": "string", "description": "The database the server chose for the question (with several)."],
             "sql": ["type": "string", "description": "The statement that ran."],
             "columns": ["type": "array", "items": column],
             "rows": ["type": "array", "items": ["type": "array"]],

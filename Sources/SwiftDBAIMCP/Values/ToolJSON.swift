@@ -63,6 +63,7 @@ extension TableSchema {
             "sql": .string(sql),
         ]
         if let virtualTableModule { object["module"] = .string(virtualTableModule) }
+        if let description { object["description"] = .string(description) }
         if let rowCount { object["row_count"] = ["count": .int(rowCount.count), "exact": .bool(rowCount.isExact)] }
         return .object(object)
     }
@@ -78,6 +79,7 @@ extension ColumnSchema {
         ]
         if let defaultValue { object["default"] = .string(defaultValue) }
         if let primaryKeyPosition { object["primary_key_position"] = .int(primaryKeyPosition) }
+        if let description { object["description"] = .string(description) }
         return .object(object)
     }
 }

@@ -1,0 +1,164 @@
+import Foundation
+import SwiftDBAI
+
+/// One database the server serves: its executor under the policy, its confirmation tokens
+/// (a token confirms a write on this database only) and its canned queries.
+struct ServedDatabase: Sendable {
+    /// The name the `database` argument, the resources and the metadata use.
+    let name: String
+    /// The file.
+    let path: String
+    /// What the metadata says the database holds.
+    let description: String?
+    /// Runs every statement under the policy and limits.
+    let executor: SQLExecutor
+    /// The confirmation tokens of writes on this database.
+    let tokens = ConfirmationTokenStore()
+    /// The canned queries of the metadata the allowlist lets run, as tools.
+    let cannedQueries: [CannedQueryTool]
+
+    /// The file name, as the instructions and prompts show it.
+    var fileName: String { URL(fileURLWithPath: path).lastPathComponent }
+}
+
+extension ServedDatabase {
+    /// Opens every database of a configuration and checks the flags and the metadata against
+    /// their schemas; nothing is served unless everything checks.
+    ///
+    /// - Throws: ``DBAIServerConfigurationError``, naming the flag, database or metadata entry.
+    static func openAll(_ configuration: DBAIServerConfiguration) throws(DBAIServerConfigurationError) -> [ServedDatabase] {
+        let sources = configuration.databases
+        guard !sources.isEmpty else { throw .noDatabase }
+        let several = sources.count > 1
+        var seen: [String: String] = [:]
+        for source in sources {
+            if (several || source.explicitName != nil), !DatabaseSource.isPlainName(source.name) {
+                throw .invalidDatabaseName(source.name)
+            }
+            if let other = seen[source.name] { throw .duplicateDatabaseName(source.name, paths: [other, source.path]) }
+            seen[source.name] = source.path
+        }
+        let metadata = configuration.metadata
+        if let metadata {
+            for name in metadata.databases.keys.sorted() where seen[name] == nil {
+                throw .metadata(
+                    file: metadata.file, entry: "databases.\(name)",
+                    reason: "no database is served under this name (served: \(sources.map(\.name).joined(separator: ", "))); "
+                        + "name one with --db \(name)=PATH")
+            }
+        }
+        var opened: [OpenedDatabase] = []
+        for source in sources {
+            do {
+                opened.append(try OpenedDatabase(
+                    path: source.path, readOnly: !configuration.allowlist.allowsWrites, limits: configuration.limits,
+                    extensions: configuration.extensions))
+            } catch {
+                throw .database(error)
+            }
+        }
+        let schemas = zip(sources, opened).map { (name: $0.name, schema: $1.schema) }
+        let visible = try configuration.visibleTables.map { (names) throws(DBAIServerConfigurationError) in
+            try TableSelection.resolve(names, flag: "--tables", schemas: schemas)
+        }
+        let writable = try configuration.writableTables.map { (names) throws(DBAIServerConfigurationError) in
+            try TableSelection.resolve(names, flag: "--write-tables", schemas: schemas)
+        }
+        var served: [ServedDatabase] = []
+        for (source, database) in zip(sources, opened) {
+            let entry = metadata?.databases[source.name]
+            if let entry, let metadata { try check(entry, against: database.schema, database: source.name, file: metadata.file) }
+            let policy = try policy(
+                configuration, schema: database.schema, database: source.name,
+                visible: visible?.tablesByDatabase[source.name], writable: writable?.tablesByDatabase[source.name],
+                hidden: entry?.hiddenTables ?? [])
+            let executor: SQLExecutor
+            do {
+                executor = try SQLExecutor(database, policy: policy, descriptions: entry?.schemaDescriptions ?? SchemaDescriptions())
+            } catch {
+                throw .database(error)
+            }
+            var canned: [CannedQueryTool] = []
+            for query in entry?.queries ?? [] {
+                guard let metadata else { break }
+                if let tool = try CannedQueryTool.make(
+                    query, database: source.name, qualified: several, executor: executor,
+                    naming: configuration.toolNaming, file: metadata.file) {
+                    canned.append(tool)
+                }
+            }
+            served.append(ServedDatabase(
+                name: source.name, path: source.path, description: entry?.description, executor: executor,
+                cannedQueries: canned))
+        }
+        try checkToolNames(served.flatMap(\.cannedQueries), naming: configuration.toolNaming, file: metadata?.file ?? "")
+        return served
+    }
+
+    /// Every table and column the metadata describes or hides must exist.
+    private static func check(
+        _ entry: DatasetteMetadata.Database, against schema: DatabaseSchema, database: String, file: String
+    ) throws(DBAIServerConfigurationError) {
+        for (name, table) in entry.tables.sorted(by: { $0.key < $1.key }) {
+            let path = "databases.\(database).tables.\(name)"
+            guard let found = schema.table(named: name) else {
+                throw .metadata(
+                    file: file, entry: path,
+                    reason: "the database \(database) has no table or view \(name) (it has: \(schema.tableNames.joined(separator: ", ")))")
+            }
+            for column in table.columns.keys.sorted() where found.column(named: column) == nil {
+                throw .metadata(
+                    file: file, entry: "\(path).columns.\(column)",
+                    reason: "\(found.name) has no column \(column) (it has: \(found.columns.map(\.name).joined(separator: ", ")))")
+            }
+        }
+    }
+
+    /// The safety policy of one database: the allowlist, the visible tables (`--tables` minus
+    /// those the metadata hides) and the writable ones.
+    private static func policy(
+        _ configuration: DBAIServerConfiguration, schema: DatabaseSchema, database: String,
+        visible listed: [String]?, writable: [String]?, hidden: [String]
+    ) throws(DBAIServerConfigurationError) -> SafetyPolicy {
+        if let listed, listed.isEmpty { throw .noTableListed(database: database, available: schema.tableNames) }
+        let hiddenNames = hidden.compactMap { schema.table(named: $0)?.name }
+        if let listed, let both = listed.first(where: { name in hiddenNames.contains { SQLIdentifier.same($0, name) } }) {
+            throw .hiddenTableListed(both, database: database)
+        }
+        var visible = listed
+        if !hiddenNames.isEmpty {
+            visible = (visible ?? schema.tableNames).filter { name in !hiddenNames.contains { SQLIdentifier.same($0, name) } }
+        }
+        var validators: [any QueryValidator] = []
+        if let visible { validators.append(TableAllowlistValidator(visible)) }
+        var mutationPolicy = MutationPolicy.default
+        if let writable {
+            guard configuration.allowlist.allowsWrites else { throw .writableTablesWithoutWrites }
+            if let visible, let notVisible = writable.first(where: { name in !visible.contains { SQLIdentifier.same($0, name) } }) {
+                throw .hiddenWritableTable(notVisible)
+            }
+            mutationPolicy = .writableTables(writable)
+        }
+        return SafetyPolicy(allowlist: configuration.allowlist, mutationPolicy: mutationPolicy, validators: validators)
+    }
+
+    /// Canned queries may not take a built-in tool's name, nor each other's.
+    private static func checkToolNames(
+        _ tools: [CannedQueryTool], naming: ToolNaming, file: String
+    ) throws(DBAIServerConfigurationError) {
+        let builtIn = Set(ToolRegistry.databaseTools.map { naming.name($0.name) })
+        var seen: [String: String] = [:]
+        for tool in tools {
+            if builtIn.contains(tool.name) {
+                throw .metadata(
+                    file: file, entry: tool.entry,
+                    reason: "the tool \(tool.name) would take the name of a built-in tool: rename the query")
+            }
+            if let other = seen[tool.name] {
+                throw .metadata(
+                    file: file, entry: tool.entry, reason: "the tool \(tool.name) is also the tool of \(other): rename one of them")
+            }
+            seen[tool.name] = tool.entry
+        }
+    }
+}
