@@ -17,8 +17,22 @@
 enum ColumnCommentParser {
     /// The descriptions found, keyed by column name as written (unquoted).
     static func descriptions(inCreateTable sql: String) -> [String: String] {
+        guard mayHoldComment(sql) else { return [:] }
         var scanner = Scanner(Array(sql.unicodeScalars))
         return scanner.columnDescriptions()
+    }
+
+    /// Whether the text holds `--` or `/*` at all (most schemas have no comments: no parsing).
+    private static func mayHoldComment(_ sql: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in sql.utf8 {
+            if (previous == UInt8(ascii: "-") && byte == UInt8(ascii: "-"))
+                || (previous == UInt8(ascii: "/") && byte == UInt8(ascii: "*")) {
+                return true
+            }
+            previous = byte
+        }
+        return false
     }
 
     /// Words that start a table constraint rather than a column definition.
@@ -187,8 +201,11 @@ enum ColumnCommentParser {
             }
             while position < text.count {
                 let scalar = text[position]
-                guard scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar == "_" || scalar == "$"
-                else { break }
+                let isWordScalar = scalar.isASCII
+                    ? (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                        || scalar == "_" || scalar == "$")
+                    : (scalar.properties.isAlphabetic || scalar.properties.numericType != nil)
+                guard isWordScalar else { break }
                 value.append(scalar)
                 position += 1
             }

@@ -25,9 +25,8 @@ struct DatabaseChooser: Sendable {
 
     private func score(_ words: Set<String>, _ candidate: Candidate) -> Double {
         var score = 0.0
-        if !Set(Self.words(in: candidate.name)).isDisjoint(with: words), Self.words(in: candidate.name).allSatisfy(words.contains) {
-            score += 10
-        }
+        let nameWords = Self.words(in: candidate.name)
+        if !nameWords.isEmpty, nameWords.allSatisfy(words.contains) { score += 10 }
         for table in candidate.schema.tables {
             let tableWords = Self.words(in: table.name)
             if !tableWords.isEmpty, tableWords.allSatisfy(words.contains) { score += 3 }

@@ -79,12 +79,12 @@ extension ServedDatabase {
                 throw .database(error)
             }
             var canned: [CannedQueryTool] = []
-            for query in entry?.queries ?? [] {
-                guard let metadata else { break }
-                if let tool = try CannedQueryTool.make(
-                    query, database: source.name, qualified: several, executor: executor,
-                    naming: configuration.toolNaming, file: metadata.file) {
-                    canned.append(tool)
+            if let entry, let metadata {
+                for query in entry.queries {
+                    let tool = try CannedQueryTool.make(
+                        query, database: source.name, qualified: several, executor: executor,
+                        naming: configuration.toolNaming, file: metadata.file)
+                    if let tool { canned.append(tool) }
                 }
             }
             served.append(ServedDatabase(

@@ -99,9 +99,7 @@ struct ToolRegistry: Sendable {
             var arguments = arguments ?? [:]
             let output: ToolOutput
             if let database = try database(of: tool, arguments: &arguments, catalog: catalog) {
-                var context = catalog.context(database)
-                context.naming = naming
-                output = try await tool.call(ToolArguments(arguments), context: context)
+                output = try await tool.call(ToolArguments(arguments), context: catalog.context(database))
             } else {
                 output = try await tool.callAcrossDatabases(ToolArguments(arguments), catalog: catalog)
             }
