@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SwiftDBAI", targets: ["SwiftDBAI"]),
         .library(name: "SwiftDBAIAsyncHTTPClient", targets: ["SwiftDBAIAsyncHTTPClient"]),
         .library(name: "SwiftDBAIMCP", targets: ["SwiftDBAIMCP"]),
+        .library(name: "SwiftDBAIMCPHTTP", targets: ["SwiftDBAIMCPHTTP"]),
         .executable(name: "dbai-mcp", targets: ["dbai-mcp"]),
     ],
     dependencies: [
@@ -59,6 +60,18 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // MCP Streamable HTTP (`dbai-mcp --http`) on SwiftNIO, which the HTTP client of the
+        // language models already brings: the socket server under SwiftDBAIMCP's endpoint.
+        .target(
+            name: "SwiftDBAIMCPHTTP",
+            dependencies: [
+                "SwiftDBAIMCP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // What the static release binary (Scripts/build-release) links in: the libcurl functions
         // FoundationNetworking (linked in by the MCP SDK) calls, loading libcurl on first use, so
         // the binary does not need libcurl; and the subset of ICU's data it carries.
@@ -70,6 +83,7 @@ let package = Package(
             name: "dbai-mcp",
             dependencies: [
                 "SwiftDBAIMCP",
+                "SwiftDBAIMCPHTTP",
                 "SwiftDBAIAsyncHTTPClient",
                 .target(name: "CStaticBinarySupport", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -82,7 +96,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftDBAIMCPTests",
-            dependencies: ["SwiftDBAIMCP"]
+            dependencies: ["SwiftDBAIMCP", "SwiftDBAIMCPHTTP"]
         ),
     ],
     swiftLanguageModes: [.v6]

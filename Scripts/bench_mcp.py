@@ -9,6 +9,7 @@ library) with the same small SELECT, each on its own temporary copy of the datab
   sequential   one `tools/call` at a time after initialize + notifications/initialized
   pipelined    N `tools/call` requests in one write, then all N responses read
   behind slow  a slow read and a quick one in one write: when is the quick one answered?
+  http         dbai-mcp --http: sequential calls, and N sessions x M calls at once (bench_http.py)
 
 Every response is checked (success, the expected rows) after its timed region; a wrong answer is
 a run failure, never a timing. Exits non-zero only when setup or a run fails; missed goals print
@@ -36,8 +37,9 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
+from bench_http import HTTPBenchError, measure_http
 from mcp_stdio import INITIALIZED, StdioClient, StdioClientError, encode, initialize_request, is_server_message
 
 DEFAULT_SQL = "SELECT ArtistId, Name FROM Artist WHERE ArtistId = 1"
@@ -402,6 +404,8 @@ class Results:
     behind_slow: tuple[list[float], list[float]] | None = None
     #: Cold start with a second database and a metadata file (dbai-mcp only).
     cold_several: list[float] | None = None
+    #: Streamable HTTP (dbai-mcp only).
+    http: Any = None
 
 
 def fmt_ms(value: float) -> str:
@@ -467,6 +471,17 @@ def print_report(sql: str, args: argparse.Namespace, ours: Results, reference: R
         rows.append(("cold start, 2 databases + metadata, median (ms)", fmt_ms(several), "-",
                      fmt_ratio(ratio(several, cold_median)) + " of 1 db", f"< {GOAL_COLD_START_MS:g} ms",
                      verdict(several < GOAL_COLD_START_MS)))
+
+    if ours.http:
+        http = ours.http
+        http_median = statistics.median(http.sequential)
+        rows.append(("http sequential call, median (ms)", fmt_ms(http_median), "-",
+                     fmt_ratio(ratio(http_median, seq_median)) + " of stdio", "", ""))
+        rows.append(("http sequential call, p99 (ms)", fmt_ms(percentile(http.sequential, 0.99)), "-", "", "", ""))
+        label = f"http {http.sessions} sessions x {http.calls_per_session} calls"
+        rows.append((f"{label} (calls/s)", fmt_rate(http.session_rate), "-", "", "", ""))
+        rows.append((f"{label}, p50 (ms)", fmt_ms(percentile(http.session_latencies, 0.50)), "-", "", "", ""))
+        rows.append((f"{label}, p99 (ms)", fmt_ms(percentile(http.session_latencies, 0.99)), "-", "", "", ""))
 
     if ours.behind_slow:
         quick, slow = (statistics.median(values) for values in ours.behind_slow)
@@ -601,6 +616,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--second-db", default=str(Path(__file__).resolve().parents[1] / "Examples" / "northwind.sqlite"),
                         help="served beside --db, with a generated metadata file, for the several-databases cold start "
                              "('' to skip)")
+    parser.add_argument("--http-sessions", type=int, default=10,
+                        help="sessions at once over Streamable HTTP (0 to skip the HTTP figures)")
+    parser.add_argument("--http-calls", type=int, default=200, help="calls per HTTP session")
     parser.add_argument("--breakdown", action="store_true",
                         help="also time ping and tools/list, to separate protocol cost from the query")
     args = parser.parse_args(argv)
@@ -632,12 +650,19 @@ def main(argv: list[str]) -> int:
                 ours.cold_several = measure_cold_start(
                     several_spec, os.path.join(workdir, "first.sqlite"), args.cold_runs,
                     os.path.join(workdir, "several.stderr.log"), watchdog)
+            if args.http_sessions:
+                log(f"dbai-mcp --http: {args.calls} sequential calls, then {args.http_sessions} sessions x "
+                    f"{args.http_calls} calls at once")
+                database = os.path.join(workdir, "http.sqlite")
+                shutil.copyfile(args.db, database)
+                ours.http = measure_http(args.ours, database, args.sql, rows, args.warmup, args.calls,
+                                         args.http_sessions, args.http_calls, os.path.join(workdir, "http.stderr.log"))
             reference = None
             if args.reference:
                 reference = run_server(reference_spec, args.db, workdir, args.sql, args, args.reference_cold_runs,
                                        args.reference_warmup, args.reference_calls, watchdog)
         print_report(args.sql, args, ours, reference, floor)
-    except (BenchError, StdioClientError) as error:
+    except (BenchError, StdioClientError, HTTPBenchError) as error:
         print(f"bench-mcp: error: {error}", file=sys.stderr)
         return 1
     except sqlite3.Error as error:

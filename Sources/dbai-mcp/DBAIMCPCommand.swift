@@ -4,6 +4,7 @@ import Logging
 import SwiftDBAI
 import SwiftDBAIAsyncHTTPClient
 import SwiftDBAIMCP
+import SwiftDBAIMCPHTTP
 
 /// `dbai-mcp`: flags → configuration → server. No other logic lives here. Each option is parsed
 /// once, into its type, by ArgumentParser (a transform or `ExpressibleByArgument`); `validate()`
@@ -12,10 +13,10 @@ import SwiftDBAIMCP
 struct DBAIMCPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dbai-mcp",
-        abstract: "A stdio MCP server for SQLite databases: schema, queries and guarded writes.",
+        abstract: "An MCP server for SQLite databases (stdio, or Streamable HTTP with --http): schema, queries and guarded writes.",
         discussion: """
-            Logs go to stderr; stdout carries only the protocol. The database file must exist: it is never created, \
-            and its journal mode and settings are never changed.
+            Logs go to stderr; over stdio, stdout carries only the protocol. The database file must exist: it is never \
+            created, and its journal mode and settings are never changed.
             """,
         version: DBAIServer.version)
 
@@ -101,6 +102,32 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         valueName: "name"), transform: { try ToolNaming(prefix: $0) })
     var toolPrefix: ToolNaming?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Serve MCP Streamable HTTP at http://HOST:PORT/mcp instead of stdio (port 0 picks a free one; the log says which). An address beyond this machine needs --auth-token-env.",
+        valueName: "host:port"), transform: { try HTTPListenAddress(parsing: $0) })
+    var http: HTTPListenAddress?
+
+    @Option(name: .customLong("auth-token-env"), help: ArgumentHelp(
+        "With --http: the environment variable holding the secret every request must send as Authorization: Bearer <secret>.",
+        valueName: "name"))
+    var authTokenEnv: String?
+
+    @Option(name: .customLong("allow-origin"), help: ArgumentHelp(
+        "With --http: a browser origin (scheme://host[:port]) allowed besides this machine's; repeat for several.",
+        valueName: "origin"))
+    var allowOrigin: [String] = []
+
+    @Option(name: .customLong("max-sessions"), help: "With --http: the most sessions open at once.")
+    var maxSessions: Int = HTTPServeOptions.defaultMaxSessions
+
+    @Option(name: .customLong("session-idle-timeout"), help: ArgumentHelp(
+        "With --http: close a session after this many seconds without a request.", valueName: "seconds"))
+    var sessionIdleTimeoutSeconds: Int = Int(HTTPServeOptions.defaultSessionIdleTimeout.components.seconds)
+
+    @Option(name: .customLong("max-request-bytes"), help: ArgumentHelp(
+        "With --http: the largest request body accepted.", valueName: "bytes"))
+    var maxRequestBytes: Int = HTTPServeOptions.defaultMaxRequestBytes
+
     @Flag(name: .customLong("print-manifest"), help: .hidden)
     var printManifest = false
 
@@ -126,6 +153,30 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             throw ValidationError("--sqlite-memory-mb must be 0 (no limit) or at least 16.")
         }
         guard llmSampleRows >= 0 else { throw ValidationError("--llm-sample-rows must be 0 or more.") }
+        if http == nil {
+            let httpOnly = [
+                ("--auth-token-env", authTokenEnv != nil), ("--allow-origin", !allowOrigin.isEmpty),
+                ("--max-sessions", maxSessions != HTTPServeOptions.defaultMaxSessions),
+                ("--session-idle-timeout", sessionIdleTimeoutSeconds != Int(HTTPServeOptions.defaultSessionIdleTimeout.components.seconds)),
+                ("--max-request-bytes", maxRequestBytes != HTTPServeOptions.defaultMaxRequestBytes),
+            ]
+            if let flag = httpOnly.first(where: \.1)?.0 {
+                throw ValidationError("\(flag) applies to --http only: add --http HOST:PORT, or remove it.")
+            }
+        }
+    }
+
+    /// The HTTP options, the token read from its variable; nil over stdio.
+    private func httpOptions() throws(HTTPServeError) -> HTTPServeOptions? {
+        guard let http else { return nil }
+        var token: String?
+        if let name = authTokenEnv {
+            token = ProcessInfo.processInfo.environment[name]
+            guard let token, !token.isEmpty else { throw .tokenVariableUnset(name) }
+        }
+        return try HTTPServeOptions(
+            address: http, authToken: token, allowedOrigins: allowOrigin, maxSessions: maxSessions,
+            sessionIdleTimeout: .seconds(sessionIdleTimeoutSeconds), maxRequestBytes: maxRequestBytes)
     }
 
     func run() async throws {
@@ -134,6 +185,13 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             return
         }
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let httpOptions: HTTPServeOptions?
+        do {
+            httpOptions = try self.httpOptions()
+        } catch {
+            FileHandle.standardError.write(Data("dbai-mcp: \(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
         var languageModel: (any LanguageModel)?
         if let llm {
             do {
@@ -182,7 +240,17 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("dbai-mcp: \(error.description)\n".utf8))
             throw ExitCode(1)
         }
-        try await server.run(transport: FastStdioTransport(), shutdownSignals: [SIGTERM, SIGINT, SIGHUP])
+        let signals = [SIGTERM, SIGINT, SIGHUP]
+        guard let httpOptions else {
+            try await server.run(transport: FastStdioTransport(), shutdownSignals: signals)
+            return
+        }
+        do {
+            try await MCPHTTPServer(server: server, options: httpOptions).run(shutdownSignals: signals)
+        } catch let error as HTTPServeError {
+            FileHandle.standardError.write(Data("dbai-mcp: \(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
     }
 
     private static func list(_ text: String?) -> [String]? {

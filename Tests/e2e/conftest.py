@@ -192,29 +192,38 @@ async def _connect(
 ) -> AsyncIterator[Connection]:
     parameters = StdioServerParameters(command=str(binary), args=["--db", str(database), *args])
     stderr_path = stderr_path or database.parent / f"dbai-mcp-{next(_server_numbers)}.stderr"
-    sent: list[dict[str, Any]] = []
     with open(stderr_path, "w") as errlog:
         async with stdio_client(parameters, errlog=errlog) as (read_stream, write_stream):
-            # A recording relay between the session and the transport.
-            relay_send, relay_receive = anyio.create_memory_object_stream[SessionMessage](0)
+            async with session_over(read_stream, write_stream, stderr_path=stderr_path, **session_options) as connection:
+                yield connection
 
-            async def forward() -> None:
-                async with relay_receive, write_stream:
-                    async for message in relay_receive:
-                        sent.append(message.message.model_dump(by_alias=True, mode="json", exclude_none=True))
-                        await write_stream.send(message)
 
-            async with anyio.create_task_group() as group:
-                group.start_soon(forward)
-                try:
-                    async with ClientSession(
-                        read_stream, relay_send, read_timeout_seconds=timeout(REQUEST_TIMEOUT_SECONDS), **session_options
-                    ) as session:
-                        with anyio.fail_after(REQUEST_TIMEOUT_SECONDS):
-                            initialized = await session.initialize()
-                        yield Connection(session, initialized, sent, stderr_path)
-                finally:
-                    await relay_send.aclose()
+@asynccontextmanager
+async def session_over(
+    read_stream: Any, write_stream: Any, *, stderr_path: Path | None = None, **session_options: Any
+) -> AsyncIterator[Connection]:
+    """An initialized client session over a transport's streams, recording what it sends."""
+    sent: list[dict[str, Any]] = []
+    # A recording relay between the session and the transport.
+    relay_send, relay_receive = anyio.create_memory_object_stream[SessionMessage](0)
+
+    async def forward() -> None:
+        async with relay_receive, write_stream:
+            async for message in relay_receive:
+                sent.append(message.message.model_dump(by_alias=True, mode="json", exclude_none=True))
+                await write_stream.send(message)
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(forward)
+        try:
+            async with ClientSession(
+                read_stream, relay_send, read_timeout_seconds=timeout(REQUEST_TIMEOUT_SECONDS), **session_options
+            ) as session:
+                with anyio.fail_after(REQUEST_TIMEOUT_SECONDS):
+                    initialized = await session.initialize()
+                yield Connection(session, initialized, sent, stderr_path)
+        finally:
+            await relay_send.aclose()
 
 
 @pytest.fixture

@@ -13,6 +13,8 @@ and checks the same server behaviour under each. Only the client's API differs:
   `.root`) in 1.x, and as it is in 2.x: `server_notification(message)`;
 - 2.x sends `notifications/cancelled` itself when the scope of a request is cancelled; 1.x does
   not, so a test sends it by hand there: `CLIENT_SENDS_CANCELLED`;
+- the Streamable HTTP client `streamable_http_client(url, http_client=…)` yields a third value
+  (the session id getter) in 1.x, two streams in 2.x: `streamable_http(url, headers)`;
 - result fields are attributes named as on the wire in 1.x (`result.structuredContent`,
   `tool.inputSchema`, `completion.hasMore`) and snake_case in 2.x (`structured_content`, …):
   `install_wire_name_accessors()` gives the 2.x models read-only properties under the wire
@@ -23,9 +25,10 @@ and checks the same server behaviour under each. Only the client's API differs:
 from __future__ import annotations
 
 import inspect
+from contextlib import asynccontextmanager
 from datetime import timedelta
 from importlib.metadata import version
-from typing import Any
+from typing import Any, AsyncIterator
 
 from mcp import types
 
@@ -39,7 +42,7 @@ except ImportError:  # 2.x
 
 __all__ = [
     "CLIENT_SENDS_CANCELLED", "MCP_MAJOR", "McpError", "cancelled_notification", "install_wire_name_accessors",
-    "server_notification", "timeout",
+    "server_notification", "streamable_http", "timeout",
 ]  # fmt: skip
 
 #: Whether the client itself sends notifications/cancelled when a request's scope is cancelled.
@@ -80,3 +83,14 @@ def install_wire_name_accessors() -> None:
             alias = field.alias
             if alias and alias != name and alias.isidentifier() and not hasattr(model, alias):
                 setattr(model, alias, property(lambda self, name=name: getattr(self, name)))
+
+
+@asynccontextmanager
+async def streamable_http(url: str, headers: dict[str, str] | None = None) -> AsyncIterator[tuple[Any, Any]]:
+    """The official Streamable HTTP client's (read, write) streams, with headers on every request."""
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    async with create_mcp_http_client(headers=headers) as client:
+        async with streamable_http_client(url, http_client=client) as streams:
+            yield streams[0], streams[1]

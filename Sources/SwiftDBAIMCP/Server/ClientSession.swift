@@ -2,11 +2,12 @@ import Foundation
 import MCP
 import SwiftDBAI
 
-/// What the server knows about the connected client: its capabilities (from `initialize`) and
-/// the log level it asked for.
+/// One client's session: its capabilities (from `initialize`), the log level it asked for, its
+/// `ask` conversations and the confirmation tokens of its writes. Over stdio there is one; over
+/// HTTP each `Mcp-Session-Id` has its own, so nothing one client holds is visible to another.
 ///
-/// A lock rather than an actor: every tool call reads it several times, and the state is two
-/// small values; a lock spares an actor hop on each read.
+/// A lock rather than an actor for the capabilities and the log level: every tool call reads
+/// them several times, and they are two small values; a lock spares an actor hop on each read.
 final class ClientSession: Sendable {
     private struct State {
         var capabilities: Client.Capabilities?
@@ -14,6 +15,15 @@ final class ClientSession: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The conversations of `ask` in this session.
+    let conversations = ConversationStore()
+    /// The confirmation tokens of this session's writes, by database name.
+    private let tokens: [String: ConfirmationTokenStore]
+
+    /// A session for the databases named.
+    init(databases: [String]) {
+        tokens = Dictionary(uniqueKeysWithValues: databases.map { ($0, ConfirmationTokenStore()) })
+    }
 
     func initialized(with capabilities: Client.Capabilities) {
         state.withLock { $0.capabilities = capabilities }
@@ -21,6 +31,11 @@ final class ClientSession: Sendable {
 
     func setLogLevel(_ level: LogLevel) {
         state.withLock { $0.logLevel = level }
+    }
+
+    /// The confirmation tokens of writes on a database, in this session.
+    func tokens(for database: String) -> ConfirmationTokenStore {
+        tokens[database] ?? ConfirmationTokenStore()
     }
 
     /// True when the client declared form elicitation.

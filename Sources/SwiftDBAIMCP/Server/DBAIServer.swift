@@ -20,8 +20,6 @@ public final class DBAIServer: Sendable {
     /// The databases served, in the order given.
     let databases: [ServedDatabase]
     let registry: ToolRegistry
-    let session = ClientSession()
-    let conversations = ConversationStore()
     let logger: Logger
 
     /// Opens the databases and checks the configuration and the metadata against their schemas.
@@ -50,7 +48,7 @@ public final class DBAIServer: Sendable {
     /// confirmed by the user through elicitation, shown a preview, as the write tools confirm
     /// theirs (with `--no-confirm`, nothing is asked). Without elicitation there is no delegate:
     /// such a write is refused with the SQL to run by hand.
-    func chatExecutor(_ executor: SQLExecutor, server: Server) -> SQLExecutor {
+    func chatExecutor(_ executor: SQLExecutor, server: Server, session: ClientSession) -> SQLExecutor {
         guard configuration.confirmsDestructiveWrites else { return executor.confirming([]) }
         guard session.supportsElicitation else { return executor }
         return executor.withDelegate(ElicitationConfirmer(
@@ -66,29 +64,48 @@ public final class DBAIServer: Sendable {
     ///
     /// - Throws: an error when the transport cannot start.
     public func run(transport: any Transport, shutdownSignals: [Int32] = []) async throws {
+        let session = try await startSession(on: transport) { [databases] _ in
+            for database in databases { database.executor.interruptAll() }
+        }
+        let signals = ShutdownSignals(shutdownSignals) { signal in
+            Task { await session.shutDown(reason: "signal \(signal)") }
+        }
+        logger.info("dbai-mcp serving \(databases.map(\.path).joined(separator: ", ")) (\(configuration.allowlist))")
+        await session.waitUntilCompleted()
+        signals.cancel()
+        await session.stop()
+        await closeDatabases()
+    }
+
+    /// Starts serving one client's session over a transport: its own MCP server, capabilities,
+    /// log level, conversations and confirmation tokens, over the databases all sessions share.
+    ///
+    /// - Parameter onShutdown: called once when the session shuts down early (a signal, an
+    ///   output the client closed), after its calls were cancelled.
+    /// - Throws: an error when the transport cannot start.
+    package func startSession(
+        on transport: any Transport, onShutdown: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws -> ServingSession {
+        let client = ClientSession(databases: databases.map(\.name))
         let server = makeServer()
-        await register(on: server)
+        await register(on: server, session: client)
         let routing = RoutingTransport(
             transport, gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger,
             turnKind: { [registry] name in registry.turnKind(of: name) },
-            onShutdown: { [databases] _ in
-                for database in databases { database.executor.interruptAll() }
-            }
+            onShutdown: onShutdown
         ) { [weak server, self] parameters in
             guard let server else { throw MCPError.internalError("The server stopped.") }
-            return try await self.callTool(parameters, server: server)
+            return try await self.callTool(parameters, server: server, session: client)
         }
-        let signals = ShutdownSignals(shutdownSignals) { signal in
-            Task { await routing.shutDown(reason: "signal \(signal)") }
+        try await server.start(transport: routing) { _, capabilities in
+            client.initialized(with: capabilities)
         }
-        try await server.start(transport: routing) { [session] _, capabilities in
-            session.initialized(with: capabilities)
-        }
-        logger.info("dbai-mcp serving \(databases.map(\.path).joined(separator: ", ")) (\(configuration.allowlist))")
-        await server.waitUntilCompleted()
-        signals.cancel()
-        await server.stop()
-        // Running statements were interrupted; closing waits for them to roll back.
+        return ServingSession(server: server, routing: routing)
+    }
+
+    /// Closes every database once running statements are done (they were interrupted first, on
+    /// a prompt shutdown): closing waits for their rollback, at most 1.5 s.
+    package func closeDatabases() async {
         _ = try? await firstOutcome(within: .seconds(1.5)) { [databases] in
             for database in databases { await database.executor.close() }
         }
@@ -130,9 +147,9 @@ public final class DBAIServer: Sendable {
         return text
     }
 
-    private func register(on server: Server) async {
+    private func register(on server: Server, session: ClientSession) async {
         await server.withMethodHandler(ListTools.self) { [self] _ in
-            ListTools.Result(tools: registry.listTools(availability()))
+            ListTools.Result(tools: registry.listTools(availability(session)))
         }
         let resources = SchemaResources(databases: databases)
         await server.withMethodHandler(ListResources.self) { _ in
@@ -162,22 +179,24 @@ public final class DBAIServer: Sendable {
     }
 
     /// What this session offers: `ask` needs `--llm` or a client that samples.
-    private func availability() -> ToolAvailability {
+    private func availability(_ session: ClientSession) -> ToolAvailability {
         ToolAvailability(hasLanguageModel: configuration.languageModel != nil || session.supportsSampling)
     }
 
     /// The model of `ask`: `--llm`, else the client's through sampling, else none.
-    private func languageModel(for server: Server) -> (any LanguageModel)? {
+    private func languageModel(for server: Server, session: ClientSession) -> (any LanguageModel)? {
         if let model = configuration.languageModel { return model }
         guard session.supportsSampling else { return nil }
         return SamplingLanguageModel(server: server, timeout: configuration.samplingTimeout)
     }
 
-    private func callTool(_ parameters: CallTool.Parameters, server: Server) async throws -> CallTool.Result {
-        let model = languageModel(for: server)
+    private func callTool(_ parameters: CallTool.Parameters, server: Server, session: ClientSession) async throws -> CallTool.Result {
+        let model = languageModel(for: server, session: session)
         let chat = model.map { model in
-            ChatContext(conversations: conversations) { [self] database in
-                ChatEngine(executor: chatExecutor(database.executor, server: server), model: model, configuration: chatConfiguration)
+            ChatContext(conversations: session.conversations) { [self] database in
+                ChatEngine(
+                    executor: chatExecutor(database.executor, server: server, session: session), model: model,
+                    configuration: chatConfiguration)
             }
         }
         let progress = parameters._meta?.progressToken.map { token in
@@ -193,7 +212,7 @@ public final class DBAIServer: Sendable {
             ToolCallContext(
                 database: database,
                 writes: WriteConfirmationFlow(
-                    executor: database.executor, tokens: database.tokens, confirmsDestructiveWrites: confirmsWrites,
+                    executor: database.executor, tokens: session.tokens(for: database.name), confirmsDestructiveWrites: confirmsWrites,
                     elicit: elicit),
                 progress: progress,
                 chat: chat,
@@ -208,15 +227,15 @@ public final class DBAIServer: Sendable {
                 return nil
             } ?? ""
             logger.notice("\(parameters.name) refused: \(message)")
-            await log(.warning, "\(parameters.name): \(message)", to: server)
+            await log(.warning, "\(parameters.name): \(message)", to: server, session: session)
         } else {
-            await log(.debug, "\(parameters.name) succeeded", to: server)
+            await log(.debug, "\(parameters.name) succeeded", to: server, session: session)
         }
         return result
     }
 
     /// Sends a `notifications/message` when the client's log level lets it through.
-    private func log(_ level: LogLevel, _ message: String, to server: Server) async {
+    private func log(_ level: LogLevel, _ message: String, to server: Server, session: ClientSession) async {
         guard session.wants(level) else { return }
         try? await server.log(level: level, logger: Self.name, data: .string(message))
     }

@@ -193,7 +193,9 @@ actor RoutingTransport: Transport {
             defer { turn.end() }
             do {
                 try await turn.begin()
-                let result = try await RequestTurn.$current.withValue(turn) { try await handler(call) }
+                let result = try await RelatedRequest.$id.withValue(id) {
+                    try await RequestTurn.$current.withValue(turn) { try await handler(call) }
+                }
                 await self.reply(id, .success(result))
             } catch is CancellationError {
                 self.finished(id)

@@ -1,8 +1,8 @@
 import Foundation
 import SwiftDBAI
 
-/// One database the server serves: its executor under the policy, its confirmation tokens
-/// (a token confirms a write on this database only) and its canned queries.
+/// One database the server serves: its executor under the policy and its canned queries.
+/// (Confirmation tokens belong to a client's session and to one database: ``ClientSession``.)
 struct ServedDatabase: Sendable {
     /// The name the `database` argument, the resources and the metadata use.
     let name: String
@@ -12,8 +12,6 @@ struct ServedDatabase: Sendable {
     let description: String?
     /// Runs every statement under the policy and limits.
     let executor: SQLExecutor
-    /// The confirmation tokens of writes on this database.
-    let tokens = ConfirmationTokenStore()
     /// The canned queries of the metadata the allowlist lets run, as tools.
     let cannedQueries: [CannedQueryTool]
 

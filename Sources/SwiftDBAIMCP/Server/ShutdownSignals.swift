@@ -14,12 +14,12 @@ import Foundation
 ///
 /// `@unchecked Sendable`: `DispatchSourceSignal` is not `Sendable`; the sources are only
 /// created, then cancelled, never changed.
-final class ShutdownSignals: @unchecked Sendable {
+package final class ShutdownSignals: @unchecked Sendable {
     private let sources: [any DispatchSourceSignal]
 
     /// Starts listening. The first signal calls `handler` and restores the default actions, so
     /// a second one ends the process at once.
-    init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
+    package init(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
         sources = signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -33,7 +33,7 @@ final class ShutdownSignals: @unchecked Sendable {
     }
 
     /// Stops listening.
-    func cancel() {
+    package func cancel() {
         for source in sources { source.cancel() }
     }
 }

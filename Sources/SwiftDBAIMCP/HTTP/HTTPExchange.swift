@@ -1,0 +1,75 @@
+import Foundation
+import MCP
+
+/// One HTTP request, as the socket layer read it.
+package struct HTTPExchangeRequest: Sendable {
+    package var method: String
+    /// The path, without the query.
+    package var path: String
+    package var headers: [(name: String, value: String)]
+    package var body: Data
+
+    package init(method: String, path: String, headers: [(name: String, value: String)], body: Data) {
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of a header, by case-insensitive name.
+    package func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// True when the `Accept` header lists the media type (or `*/*`, or has none).
+    func accepts(_ mediaType: String) -> Bool {
+        guard let accept = header("Accept") else { return true }
+        return accept.split(separator: ",").contains { item in
+            let type = item.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            return type == mediaType || type == "*/*" || type == mediaType.split(separator: "/")[0] + "/*"
+        }
+    }
+}
+
+/// The answer to one HTTP request.
+package struct HTTPReply: Sendable {
+    /// What follows the head.
+    package enum Body: Sendable {
+        case none
+        case data(Data)
+        /// A request's messages: when the first is its response, it is sent alone as
+        /// `application/json`; otherwise the messages go as server-sent events (`sse`), or,
+        /// when the client does not accept them, only the response is sent, as JSON.
+        case messages(AsyncStream<HTTPSessionTransport.Outgoing>, sse: Bool)
+        /// Server-sent events until the stream ends.
+        case events(AsyncStream<HTTPSessionTransport.Outgoing>)
+    }
+
+    package var status: Int
+    package var headers: [(name: String, value: String)]
+    package var body: Body
+
+    package init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .none) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON-RPC error with no id, as the body of an HTTP error.
+    static func error(
+        _ status: Int, _ message: String, code: Int = IncomingMessage.invalidRequest,
+        headers: [(name: String, value: String)] = []
+    ) -> HTTPReply {
+        HTTPReply(
+            status: status, headers: [("Content-Type", "application/json")] + headers,
+            body: .data(IncomingMessage.errorReply(id: "null", code: code, message: message)))
+    }
+
+    /// One message as a server-sent event.
+    package static func event(_ data: Data) -> Data {
+        var event = Data("event: message\ndata: ".utf8)
+        event.append(data)
+        event.append(contentsOf: [0x0A, 0x0A])
+        return event
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// The checks every HTTP request passes before MCP sees it, in order:
+///
+/// 1. **Host** (DNS rebinding): on a loopback address, the `Host` header must name this machine
+///    (`localhost`, 127.0.0.0/8, `[::1]`), so that a web page whose domain was re-pointed at
+///    127.0.0.1 cannot talk to the server. → 403
+/// 2. **Origin**: a request from a browser carries `Origin`; it must be a loopback origin or
+///    one `--allow-origin` names. Requests without `Origin` (not from a browser) pass. → 403
+/// 3. **Token**: with `--auth-token-env`, `Authorization: Bearer <token>`, compared in constant
+///    time. → 401
+struct HTTPRequestGate: Sendable {
+    let options: HTTPServeOptions
+    private let expectedToken: [UInt8]?
+
+    init(options: HTTPServeOptions) {
+        self.options = options
+        expectedToken = options.authToken.map { Array($0.utf8) }
+    }
+
+    /// Why the request is refused, or nil.
+    func refusal(_ request: HTTPExchangeRequest) -> HTTPReply? {
+        if options.address.isLoopback, let host = request.header("Host"), !Self.isLoopbackHostHeader(host) {
+            return .error(403, "Forbidden: the Host header \(Self.shown(host)) does not name this machine (DNS rebinding protection).")
+        }
+        if let origin = request.header("Origin"), !isAllowed(origin: origin) {
+            return .error(403, "Forbidden: the origin \(Self.shown(origin)) is not allowed; start the server with --allow-origin \(Self.shown(origin)) to allow it.")
+        }
+        if let expectedToken {
+            guard let presented = Self.bearerToken(request.header("Authorization")) else {
+                return .error(
+                    401, "Unauthorized: send Authorization: Bearer <token>.",
+                    headers: [("WWW-Authenticate", "Bearer realm=\"dbai-mcp\"")])
+            }
+            guard Self.constantTimeEqual(Array(presented.utf8), expectedToken) else {
+                return .error(
+                    401, "Unauthorized: the bearer token is not valid.",
+                    headers: [("WWW-Authenticate", "Bearer realm=\"dbai-mcp\", error=\"invalid_token\"")])
+            }
+        }
+        return nil
+    }
+
+    /// True for a loopback origin or one `--allow-origin` names.
+    func isAllowed(origin: String) -> Bool {
+        guard let normalized = HTTPOrigin.normalized(origin) else { return false }
+        if options.allowedOrigins.contains(normalized) { return true }
+        guard normalized.hasPrefix("http://") || normalized.hasPrefix("https://"),
+              let host = HTTPOrigin.host(of: normalized) else { return false }
+        return HTTPListenAddress.isLoopback(host: host)
+    }
+
+    /// True when a `Host` header (`name[:port]`, `[v6][:port]`) names this machine.
+    static func isLoopbackHostHeader(_ value: String) -> Bool {
+        guard let host = HTTPOrigin.host(of: "http://" + value.trimmingCharacters(in: .whitespaces)) else { return false }
+        return HTTPListenAddress.isLoopback(host: host)
+    }
+
+    /// The token of `Bearer <token>` (scheme case-insensitive), or nil.
+    static func bearerToken(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let parts = header.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    /// Compares in time that depends only on the expected token's length.
+    static func constantTimeEqual(_ presented: [UInt8], _ expected: [UInt8]) -> Bool {
+        var difference = UInt8(presented.count == expected.count ? 0 : 1)
+        for index in expected.indices {
+            let byte = index < presented.count ? presented[index] : 0
+            difference |= byte ^ expected[index]
+        }
+        return difference == 0
+    }
+
+    /// A header value as shown in a message: at most 100 characters, no control characters.
+    private static func shown(_ value: String) -> String {
+        String(value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init).prefix(100))
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import Logging
+import MCP
+
+/// MCP Streamable HTTP (specification 2025-11-25) at `/mcp`, independent of the HTTP server
+/// under it: every request passes ``HTTPRequestGate``, then
+///
+/// - `POST` carries one JSON-RPC message. `initialize` opens a session (its id comes back in
+///   `Mcp-Session-Id`); every other message names its session. A request is answered with its
+///   response as `application/json`, or as server-sent events when the server has something to
+///   say first (progress, elicitation); a notification or a response gets 202.
+/// - `GET` opens the session's stream of server messages that belong to no request.
+/// - `DELETE` ends the session.
+///
+/// Sessions are independent: each has its own MCP server, capabilities, log level,
+/// conversations and confirmation tokens (``ClientSession``). One idle for
+/// ``HTTPServeOptions/sessionIdleTimeout`` is closed; at most ``HTTPServeOptions/maxSessions``
+/// are open.
+package actor StreamableHTTPEndpoint {
+    private struct Session {
+        let transport: HTTPSessionTransport
+        let serving: ServingSession
+    }
+
+    /// The path MCP is served at.
+    package static let path = "/mcp"
+
+    private let server: DBAIServer
+    package nonisolated let options: HTTPServeOptions
+    private let gate: HTTPRequestGate
+    private let logger: Logger
+    private var sessions: [String: Session] = [:]
+    private var isDraining = false
+    private var ended: [CheckedContinuation<Void, Never>] = []
+
+    package init(server: DBAIServer, options: HTTPServeOptions, logger: Logger) {
+        self.server = server
+        self.options = options
+        self.logger = logger
+        gate = HTTPRequestGate(options: options)
+    }
+
+    /// The number of open sessions.
+    package var sessionCount: Int { sessions.count }
+
+    // MARK: - Requests
+
+    /// Answers one HTTP request.
+    package nonisolated func respond(to request: HTTPExchangeRequest) async -> HTTPReply {
+        var reply = await answer(request)
+        if let origin = request.header("Origin"), gate.isAllowed(origin: origin) {
+            reply.headers += [
+                ("Access-Control-Allow-Origin", origin), ("Vary", "Origin"),
+                ("Access-Control-Expose-Headers", "Mcp-Session-Id, WWW-Authenticate"),
+            ]
+        }
+        return reply
+    }
+
+    private nonisolated func answer(_ request: HTTPExchangeRequest) async -> HTTPReply {
+        guard request.path == Self.path else {
+            return .error(404, "Not Found: MCP is served at \(Self.path).")
+        }
+        if let refusal = gate.refusal(request) { return refusal }
+        switch request.method {
+        case "POST": return await post(request)
+        case "GET": return await get(request)
+        case "DELETE": return await delete(request)
+        case "OPTIONS":
+            return HTTPReply(status: 204, headers: [
+                ("Allow", "GET, POST, DELETE, OPTIONS"),
+                ("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS"),
+                ("Access-Control-Allow-Headers", "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID"),
+                ("Access-Control-Max-Age", "600"),
+            ])
+        default:
+            return .error(405, "Method Not Allowed: use POST, GET or DELETE.", headers: [("Allow", "GET, POST, DELETE, OPTIONS")])
+        }
+    }
+
+    private func post(_ request: HTTPExchangeRequest) async -> HTTPReply {
+        let contentType = request.header("Content-Type")?.split(separator: ";").first?
+            .trimmingCharacters(in: .whitespaces).lowercased()
+        guard contentType == "application/json" else {
+            return .error(415, "Unsupported Media Type: POST one JSON-RPC message as application/json.")
+        }
+        guard request.accepts("application/json") || request.accepts("text/event-stream") else {
+            return .error(406, "Not Acceptable: accept application/json and text/event-stream.")
+        }
+        let message = IncomingMessage(request.body)
+        if case .invalid(let reply, _) = message {
+            return HTTPReply(
+                status: 400, headers: [("Content-Type", "application/json")],
+                body: .data(reply ?? IncomingMessage.errorReply(id: "null", code: IncomingMessage.invalidRequest, message: "Invalid Request.")))
+        }
+        if case .request(let id, "initialize", _) = message {
+            return await initialize(request, id: id)
+        }
+        let found: (id: String, session: Session)
+        switch session(of: request) {
+        case .success(let success): found = success
+        case .failure(let reply): return reply
+        }
+        if let version = request.header("Mcp-Protocol-Version"), !Version.supported.contains(version) {
+            return .error(400, "Bad Request: unsupported Mcp-Protocol-Version \(version); supported: \(Version.supported.sorted().joined(separator: ", ")).")
+        }
+        let headers = [("Mcp-Session-Id", found.id)]
+        switch message {
+        case .request(let id, _, _):
+            guard !isDraining else { return Self.shuttingDown }
+            guard let stream = await found.session.transport.request(request.body, id: id) else {
+                return .error(404, "Not Found: the session ended; initialize a new one.")
+            }
+            return HTTPReply(
+                status: 200, headers: headers, body: .messages(stream, sse: request.accepts("text/event-stream")))
+        case .notification(let method, let object):
+            let cancelled = method == CancelledNotification.name
+                ? object["params"]?.objectValue?["requestId"].flatMap(ID.init(json:)) : nil
+            guard await found.session.transport.deliver(request.body, cancelling: cancelled) else {
+                return .error(404, "Not Found: the session ended; initialize a new one.")
+            }
+            return HTTPReply(status: 202, headers: headers)
+        case .response:
+            guard await found.session.transport.deliver(request.body, cancelling: nil) else {
+                return .error(404, "Not Found: the session ended; initialize a new one.")
+            }
+            return HTTPReply(status: 202, headers: headers)
+        case .invalid:
+            return .error(400, "Invalid Request.")
+        }
+    }
+
+    private func initialize(_ request: HTTPExchangeRequest, id: ID) async -> HTTPReply {
+        guard !isDraining else { return Self.shuttingDown }
+        if sessions.count >= options.maxSessions { await closeIdleSessions() }
+        guard sessions.count < options.maxSessions else {
+            logger.warning("A new session was refused: \(sessions.count) sessions are open (--max-sessions \(options.maxSessions)).")
+            return .error(
+                503, "Service Unavailable: \(sessions.count) sessions are open, the most this server allows "
+                    + "(--max-sessions \(options.maxSessions)); end one (DELETE) or try again later.",
+                headers: [("Retry-After", "5")])
+        }
+        let sessionID = Self.newSessionID()
+        let transport = HTTPSessionTransport(logger: logger)
+        let serving: ServingSession
+        do {
+            serving = try await server.startSession(on: transport)
+        } catch {
+            logger.error("A session could not start: \(error)")
+            return .error(500, "Internal Error: the session could not start.", code: -32603)
+        }
+        sessions[sessionID] = Session(transport: transport, serving: serving)
+        logger.info("Session \(sessionID.prefix(8))… opened (\(sessions.count) open)")
+        Task { await self.watch(sessionID, serving: serving, transport: transport) }
+        guard let stream = await transport.request(request.body, id: id) else {
+            return .error(500, "Internal Error: the session could not start.", code: -32603)
+        }
+        return HTTPReply(
+            status: 200, headers: [("Mcp-Session-Id", sessionID)],
+            body: .messages(stream, sse: request.accepts("text/event-stream")))
+    }
+
+    private func get(_ request: HTTPExchangeRequest) async -> HTTPReply {
+        guard request.accepts("text/event-stream") else {
+            return .error(406, "Not Acceptable: the GET stream is text/event-stream.")
+        }
+        let found: (id: String, session: Session)
+        switch session(of: request) {
+        case .success(let success): found = success
+        case .failure(let reply): return reply
+        }
+        guard let stream = await found.session.transport.openStandaloneStream() else {
+            return .error(404, "Not Found: the session ended; initialize a new one.")
+        }
+        return HTTPReply(status: 200, headers: [("Mcp-Session-Id", found.id)], body: .events(stream))
+    }
+
+    private func delete(_ request: HTTPExchangeRequest) async -> HTTPReply {
+        let found: (id: String, session: Session)
+        switch session(of: request) {
+        case .success(let success): found = success
+        case .failure(let reply): return reply
+        }
+        await end(found.id, reason: "the client ended it")
+        return HTTPReply(status: 200)
+    }
+
+    // MARK: - Sessions
+
+    private enum Lookup {
+        case success((id: String, session: Session))
+        case failure(HTTPReply)
+    }
+
+    /// The session a request names.
+    private func session(of request: HTTPExchangeRequest) -> Lookup {
+        guard let id = request.header("Mcp-Session-Id") else {
+            return .failure(.error(400, "Bad Request: no Mcp-Session-Id header; send initialize first, then the session id it returned."))
+        }
+        guard let session = sessions[id] else {
+            return .failure(.error(404, "Not Found: no session \(id.prefix(64)) (it ended or expired); initialize a new one."))
+        }
+        return .success((id, session))
+    }
+
+    /// Removes a session once its server completed (its input ended and everything was answered).
+    private func watch(_ id: String, serving: ServingSession, transport: HTTPSessionTransport) async {
+        await serving.waitUntilCompleted()
+        await serving.stop()
+        await transport.close()
+        if sessions.removeValue(forKey: id) != nil {
+            logger.info("Session \(id.prefix(8))… closed (\(sessions.count) open)")
+        }
+        if sessions.isEmpty { resumeEnded() }
+    }
+
+    /// Ends a session now: its running calls are cancelled (their writes roll back).
+    private func end(_ id: String, reason: String) async {
+        guard let session = sessions.removeValue(forKey: id) else { return }
+        logger.info("Session \(id.prefix(8))… ending: \(reason)")
+        await session.serving.shutDown(reason: "session \(id.prefix(8))…: \(reason)")
+        await session.transport.close()
+        if sessions.isEmpty { resumeEnded() }
+    }
+
+    /// Closes the sessions idle for longer than the timeout: no request in flight, and none
+    /// received or answered meanwhile.
+    package func closeIdleSessions() async {
+        for (id, session) in sessions {
+            guard let idle = await session.transport.idleDuration, idle > options.sessionIdleTimeout else { continue }
+            await end(id, reason: "idle for more than \(options.sessionIdleTimeout)")
+        }
+    }
+
+    // MARK: - Shutdown
+
+    /// Stops taking sessions and requests' input, lets every session answer what it received
+    /// (each within its grace period), and returns when all have ended.
+    package func drain() async {
+        isDraining = true
+        for session in sessions.values { await session.transport.endInput() }
+        guard !sessions.isEmpty else { return }
+        await withCheckedContinuation { ended.append($0) }
+    }
+
+    /// Ends every session now.
+    package func closeAll() async {
+        isDraining = true
+        for id in Array(sessions.keys) { await end(id, reason: "the server is stopping") }
+    }
+
+    private func resumeEnded() {
+        let waiting = ended
+        ended.removeAll()
+        for continuation in waiting { continuation.resume() }
+    }
+
+    private static let shuttingDown = HTTPReply.error(503, "Service Unavailable: the server is shutting down.")
+
+    /// 128 random bits, as hex (visible ASCII, as the specification requires).
+    private static func newSessionID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let value = generator.next() as UInt64
+            let hex = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+}
