@@ -293,6 +293,37 @@ async def test_sessions_share_neither_tokens_nor_log_levels(served, chinook: Pat
     assert any("token" in message for message in logged["b"]), logged
 
 
+async def test_conversations_and_sampling_belong_to_their_session(served) -> None:
+    prompts: dict[str, list[str]] = {"a": [], "b": []}
+
+    def sampler(name: str):
+        async def sampling(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+            texts = [message.content.text for message in params.messages if isinstance(message.content, types.TextContent)]
+            prompts[name].append("\n".join(texts))
+            answer = ("The USA leads." if "<data>" in texts[-1] else
+                      "```sql\nSELECT BillingCountry, SUM(Total) AS total FROM Invoice GROUP BY BillingCountry "
+                      "ORDER BY total DESC LIMIT 3\n```")
+            return types.CreateMessageResult(
+                role="assistant", content=types.TextContent(type="text", text=answer), model="m", stopReason="endTurn")
+
+        return sampling
+
+    with served() as server:
+        async with connect_http(server, sampling_callback=sampler("a")) as first, \
+                connect_http(server, sampling_callback=sampler("b")) as second:
+            opened = assert_tool_ok(await first.call("ask", {"question": "Which three countries spend the most?"}))
+            conversation = opened["conversation_id"]
+            followed = assert_tool_ok(await first.call("ask", {"question": "And by how much?", "conversation_id": conversation}))
+            count_a = len(prompts["a"])
+            other = assert_tool_ok(await second.call("ask", {"question": "Which genres sell?", "conversation_id": conversation}))
+    assert followed["conversation_id"] == conversation
+    assert any("Which three countries" in prompt for prompt in prompts["a"][2:count_a]), "the follow-up carries its history"
+    assert prompts["b"], "session b's questions went to session b's client"
+    assert len(prompts["a"]) == count_a, "nothing of session b reached session a's client"
+    assert not any("Which three countries" in prompt for prompt in prompts["b"]), "a conversation belongs to its session"
+    assert other["answer"] == "The USA leads."
+
+
 def test_ten_sessions_of_two_hundred_calls_lose_and_mix_nothing(served) -> None:
     sessions, calls = 10, 200
     failures: list[str] = []
@@ -437,6 +468,23 @@ def test_protocol_errors_have_their_status(served) -> None:
         assert status == 400 and "1999-01-01" in error_message(body)
         # Still usable after every refusal.
         assert raw.call(2, "query", {"sql": "SELECT 2"})["result"]["structuredContent"]["rows"] == [[2]]
+
+
+def test_a_request_id_still_in_flight_is_refused_and_the_first_call_goes_on(served) -> None:
+    with served() as server:
+        first, second = server.raw(), server.raw()
+        first.initialize()
+        second.session_id = first.session_id
+        outcome: dict[str, Any] = {}
+        caller = threading.Thread(target=lambda: outcome.update(reply=first.call(7, "query", {"sql": SLOW_QUERY})))
+        caller.start()
+        time.sleep(0.3)
+        status, _, body = second.request("POST", {
+            "jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "query", "arguments": {"sql": "SELECT 1"}}})
+        caller.join(30)
+    assert status == 400, body
+    assert json.loads(body)["id"] == 7 and "still in progress" in error_message(body)
+    assert outcome["reply"]["result"]["structuredContent"]["rows"] == [[6000000]]
 
 
 @pytest.mark.parametrize(

@@ -6,28 +6,54 @@ package struct HTTPExchangeRequest: Sendable {
     package var method: String
     /// The path, without the query.
     package var path: String
-    package var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)] {
+        didSet { lowercasedNames = headers.map { HTTPText.lowercased($0.name) } }
+    }
     package var body: Data
+    /// The header names in ASCII lower case, for lookups without Foundation's string comparison.
+    private var lowercasedNames: [String]
 
     package init(method: String, path: String, headers: [(name: String, value: String)], body: Data) {
         self.method = method
         self.path = path
         self.headers = headers
         self.body = body
+        lowercasedNames = headers.map { HTTPText.lowercased($0.name) }
     }
 
     /// The first value of a header, by case-insensitive name.
     package func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        let wanted = HTTPText.lowercased(name)
+        return lowercasedNames.firstIndex(of: wanted).map { headers[$0].value }
     }
 
     /// True when the `Accept` header lists the media type (or `*/*`, or has none).
     func accepts(_ mediaType: String) -> Bool {
         guard let accept = header("Accept") else { return true }
+        let range = mediaType.split(separator: "/").first.map { $0 + "/*" } ?? "*/*"
         return accept.split(separator: ",").contains { item in
-            let type = item.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-            return type == mediaType || type == "*/*" || type == mediaType.split(separator: "/")[0] + "/*"
+            let type = HTTPText.lowercased(HTTPText.trimmed(item.split(separator: ";").first ?? ""))
+            return type == mediaType || type == "*/*" || type == range
         }
+    }
+}
+
+/// ASCII text helpers for header values: HTTP's tokens are ASCII, and Foundation's case-insensitive
+/// comparison and trimming cost more than the rest of a request.
+enum HTTPText {
+    /// The text with ASCII letters in lower case.
+    static func lowercased(_ text: some StringProtocol) -> String {
+        guard text.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return String(text) }
+        return String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// The text without leading and trailing spaces and tabs.
+    static func trimmed(_ text: Substring) -> Substring {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = text.firstIndex(where: { !blank($0) }), let last = text.lastIndex(where: { !blank($0) }) else {
+            return text[text.endIndex...]
+        }
+        return text[first...last]
     }
 }
 

@@ -55,14 +55,13 @@ public struct HTTPListenAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// True for a loopback host name or address (`localhost`, 127.0.0.0/8, `::1`), without brackets.
     static func isLoopback(host: String) -> Bool {
-        let name = host.lowercased()
+        let name = HTTPText.lowercased(host)
         if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" || name == "0:0:0:0:0:0:0:1" {
             return true
         }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4, parts.allSatisfy({ part in
-            !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber)
-                && (UInt8(part) != nil)
+            !part.isEmpty && part.utf8.count <= 3 && part.utf8.allSatisfy { (0x30...0x39).contains($0) } && UInt8(part) != nil
         }) else { return false }
         return parts[0] == "127"
     }

@@ -12,15 +12,17 @@ import Foundation
 struct HTTPRequestGate: Sendable {
     let options: HTTPServeOptions
     private let expectedToken: [UInt8]?
+    private let checksHost: Bool
 
     init(options: HTTPServeOptions) {
         self.options = options
         expectedToken = options.authToken.map { Array($0.utf8) }
+        checksHost = options.address.isLoopback
     }
 
     /// Why the request is refused, or nil.
     func refusal(_ request: HTTPExchangeRequest) -> HTTPReply? {
-        if options.address.isLoopback, let host = request.header("Host"), !Self.isLoopbackHostHeader(host) {
+        if checksHost, let host = request.header("Host"), !Self.isLoopbackHostHeader(host) {
             return .error(403, "Forbidden: the Host header \(Self.shown(host)) does not name this machine (DNS rebinding protection).")
         }
         if let origin = request.header("Origin"), !isAllowed(origin: origin) {
@@ -52,17 +54,17 @@ struct HTTPRequestGate: Sendable {
 
     /// True when a `Host` header (`name[:port]`, `[v6][:port]`) names this machine.
     static func isLoopbackHostHeader(_ value: String) -> Bool {
-        guard let host = HTTPOrigin.host(of: "http://" + value.trimmingCharacters(in: .whitespaces)) else { return false }
+        guard let host = HTTPOrigin.host(of: "http://" + HTTPText.trimmed(Substring(value))) else { return false }
         return HTTPListenAddress.isLoopback(host: host)
     }
 
     /// The token of `Bearer <token>` (scheme case-insensitive), or nil.
     static func bearerToken(_ header: String?) -> String? {
         guard let header else { return nil }
-        let parts = header.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        let parts = HTTPText.trimmed(Substring(header)).split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, HTTPText.lowercased(parts[0]) == "bearer" else { return nil }
+        let token = HTTPText.trimmed(parts[1])
+        return token.isEmpty ? nil : String(token)
     }
 
     /// Compares in time that depends only on the expected token's length.

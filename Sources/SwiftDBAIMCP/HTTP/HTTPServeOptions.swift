@@ -54,7 +54,7 @@ public struct HTTPServeOptions: Sendable {
 enum HTTPOrigin {
     /// The origin lowercased, without a trailing slash; nil when it is not one.
     static func normalized(_ text: String) -> String? {
-        var origin = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var origin = HTTPText.lowercased(HTTPText.trimmed(Substring(text)))
         if origin.hasSuffix("/") { origin.removeLast() }
         guard let host = host(of: origin), !host.isEmpty else { return nil }
         return origin

@@ -22,8 +22,8 @@ package actor HTTPSessionTransport: Transport {
     package nonisolated let logger: Logger
     private let incoming: AsyncThrowingStream<Data, any Error>
     private let incomingContinuation: AsyncThrowingStream<Data, any Error>.Continuation
-    /// The open POST streams, by request id.
-    private var pending: [RequestKey: AsyncStream<Outgoing>.Continuation] = [:]
+    /// The open POST streams, by request id, and whether their client takes server-sent events.
+    private var pending: [RequestKey: (stream: AsyncStream<Outgoing>.Continuation, events: Bool)] = [:]
     private var standalone: (number: Int, continuation: AsyncStream<Outgoing>.Continuation)?
     private var standaloneCount = 0
     private var queued: [Data] = []
@@ -63,11 +63,11 @@ package actor HTTPSessionTransport: Transport {
            let id = message["id"].flatMap(ID.init(json:)) {
             // A response: it ends its request's stream. Without one (cancelled), it is dropped.
             lastActivity = .now
-            pending.removeValue(forKey: RequestKey(id))?.finishing(with: Outgoing(data: data, isFinal: true))
+            pending.removeValue(forKey: RequestKey(id))?.stream.finishing(with: Outgoing(data: data, isFinal: true))
             return
         }
-        if let related = RelatedRequest.id, let stream = pending[RequestKey(related)] {
-            stream.yield(Outgoing(data: data, isFinal: false))
+        if let related = RelatedRequest.id, let request = pending[RequestKey(related)], request.events {
+            request.stream.yield(Outgoing(data: data, isFinal: false))
         } else if let standalone {
             standalone.continuation.yield(Outgoing(data: data, isFinal: false))
         } else {
@@ -81,16 +81,26 @@ package actor HTTPSessionTransport: Transport {
 
     // MARK: - HTTP side
 
-    /// Passes a request to the server; its response, and what the server says meanwhile, come on
-    /// the stream returned. Nil when the session is closed.
-    func request(_ data: Data, id: ID) -> AsyncStream<Outgoing>? {
-        guard !isClosed else { return nil }
+    /// What became of a request passed on.
+    enum RequestOutcome {
+        /// Its response, and what the server says meanwhile, come on the stream.
+        case stream(AsyncStream<Outgoing>)
+        /// A request with this id is still in flight.
+        case duplicate
+        /// The session ended.
+        case closed
+    }
+
+    /// Passes a request to the server. `events`: the client takes server-sent events, so what
+    /// the server says while answering comes on the request's stream (otherwise on the GET stream).
+    func request(_ data: Data, id: ID, events: Bool) -> RequestOutcome {
+        guard !isClosed else { return .closed }
+        guard pending[RequestKey(id)] == nil else { return .duplicate }
         lastActivity = .now
         let (stream, continuation) = AsyncStream.makeStream(of: Outgoing.self)
-        pending[RequestKey(id)]?.finish()
-        pending[RequestKey(id)] = continuation
+        pending[RequestKey(id)] = (continuation, events)
         incomingContinuation.yield(data)
-        return stream
+        return .stream(stream)
     }
 
     /// Passes a notification or a response to the server. A cancellation also ends the stream
@@ -99,7 +109,7 @@ package actor HTTPSessionTransport: Transport {
         guard !isClosed else { return false }
         lastActivity = .now
         incomingContinuation.yield(data)
-        if let cancelled { pending.removeValue(forKey: RequestKey(cancelled))?.finish() }
+        if let cancelled { pending.removeValue(forKey: RequestKey(cancelled))?.stream.finish() }
         return true
     }
 
@@ -135,7 +145,7 @@ package actor HTTPSessionTransport: Transport {
         guard !isClosed else { return }
         isClosed = true
         incomingContinuation.finish()
-        for stream in pending.values { stream.finish() }
+        for request in pending.values { request.stream.finish() }
         pending.removeAll()
         standalone?.continuation.finish()
         standalone = nil

@@ -79,8 +79,8 @@ package actor StreamableHTTPEndpoint {
     }
 
     private func post(_ request: HTTPExchangeRequest) async -> HTTPReply {
-        let contentType = request.header("Content-Type")?.split(separator: ";").first?
-            .trimmingCharacters(in: .whitespaces).lowercased()
+        let contentType = request.header("Content-Type")?.split(separator: ";").first
+            .map { HTTPText.lowercased(HTTPText.trimmed($0)) }
         guard contentType == "application/json" else {
             return .error(415, "Unsupported Media Type: POST one JSON-RPC message as application/json.")
         }
@@ -108,11 +108,7 @@ package actor StreamableHTTPEndpoint {
         switch message {
         case .request(let id, _, _):
             guard !isDraining else { return Self.shuttingDown }
-            guard let stream = await found.session.transport.request(request.body, id: id) else {
-                return .error(404, "Not Found: the session ended; initialize a new one.")
-            }
-            return HTTPReply(
-                status: 200, headers: headers, body: .messages(stream, sse: request.accepts("text/event-stream")))
+            return await Self.pass(request, id: id, to: found.session.transport, headers: headers)
         case .notification(let method, let object):
             let cancelled = method == CancelledNotification.name
                 ? object["params"]?.objectValue?["requestId"].flatMap(ID.init(json:)) : nil
@@ -152,12 +148,26 @@ package actor StreamableHTTPEndpoint {
         sessions[sessionID] = Session(transport: transport, serving: serving)
         logger.info("Session \(sessionID.prefix(8))… opened (\(sessions.count) open)")
         Task { await self.watch(sessionID, serving: serving, transport: transport) }
-        guard let stream = await transport.request(request.body, id: id) else {
-            return .error(500, "Internal Error: the session could not start.", code: -32603)
+        return await Self.pass(request, id: id, to: transport, headers: [("Mcp-Session-Id", sessionID)])
+    }
+
+    /// Passes a request to its session: the reply streams its response.
+    private static func pass(
+        _ request: HTTPExchangeRequest, id: ID, to transport: HTTPSessionTransport, headers: [(name: String, value: String)]
+    ) async -> HTTPReply {
+        let events = request.accepts("text/event-stream")
+        switch await transport.request(request.body, id: id, events: events) {
+        case .stream(let stream):
+            return HTTPReply(status: 200, headers: headers, body: .messages(stream, sse: events))
+        case .duplicate:
+            return HTTPReply(
+                status: 400, headers: [("Content-Type", "application/json")] + headers,
+                body: .data(IncomingMessage.errorReply(
+                    id: id.replyText, code: IncomingMessage.invalidRequest,
+                    message: "Invalid Request: the id of a request still in progress; give each request its own id.")))
+        case .closed:
+            return .error(404, "Not Found: the session ended; initialize a new one.")
         }
-        return HTTPReply(
-            status: 200, headers: [("Mcp-Session-Id", sessionID)],
-            body: .messages(stream, sse: request.accepts("text/event-stream")))
     }
 
     private func get(_ request: HTTPExchangeRequest) async -> HTTPReply {
