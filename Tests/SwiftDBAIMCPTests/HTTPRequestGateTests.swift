@@ -93,4 +93,20 @@ struct HTTPRequestGateTests {
         let open = try self.gate(host: "0.0.0.0")
         #expect(open.refusal(request([bearer, ("Host", "db.example.com:8080")])) == nil)
     }
+
+    @Test("Accept lists a media type exactly, as type/*, as */*, or not at all")
+    func accept() {
+        func accepts(_ header: String?, _ type: String) -> Bool {
+            HTTPExchangeRequest(method: "POST", path: "/mcp", headers: header.map { [(name: "ACCEPT", value: $0)] } ?? [], body: Data())
+                .accepts(type)
+        }
+        #expect(accepts("application/json, text/event-stream", "text/event-stream"))
+        #expect(accepts("Application/JSON;q=0.9 ,\tTEXT/Event-Stream ; q=1", "text/event-stream"))
+        #expect(accepts("text/*", "text/event-stream"))
+        #expect(accepts("*/*", "application/json"))
+        #expect(accepts(nil, "application/json"))
+        #expect(!accepts("application/json", "text/event-stream"))
+        #expect(!accepts("text/event-streams", "text/event-stream"))
+        #expect(!accepts("", "application/json"))
+    }
 }

@@ -27,33 +27,16 @@ package struct HTTPExchangeRequest: Sendable {
         return lowercasedNames.firstIndex(of: wanted).map { headers[$0].value }
     }
 
-    /// True when the `Accept` header lists the media type (or `*/*`, or has none).
+    /// True when the `Accept` header lists the media type (or `*/*`, `type/*`, or has none).
     func accepts(_ mediaType: String) -> Bool {
         guard let accept = header("Accept") else { return true }
-        let range = mediaType.split(separator: "/").first.map { $0 + "/*" } ?? "*/*"
-        return accept.split(separator: ",").contains { item in
-            let type = HTTPText.lowercased(HTTPText.trimmed(item.split(separator: ";").first ?? ""))
-            return type == mediaType || type == "*/*" || type == range
+        let wanted = Array(mediaType.utf8)
+        let range = Array(wanted.prefix { $0 != UInt8(ascii: "/") }) + Array("/*".utf8)
+        for item in accept.utf8.split(separator: UInt8(ascii: ",")) {
+            let type = HTTPText.lowercased(HTTPText.trimmed(item.prefix { $0 != UInt8(ascii: ";") }))
+            if type == wanted || type == range || type == Array("*/*".utf8) { return true }
         }
-    }
-}
-
-/// ASCII text helpers for header values: HTTP's tokens are ASCII, and Foundation's case-insensitive
-/// comparison and trimming cost more than the rest of a request.
-enum HTTPText {
-    /// The text with ASCII letters in lower case.
-    static func lowercased(_ text: some StringProtocol) -> String {
-        guard text.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return String(text) }
-        return String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
-    }
-
-    /// The text without leading and trailing spaces and tabs.
-    static func trimmed(_ text: Substring) -> Substring {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = text.firstIndex(where: { !blank($0) }), let last = text.lastIndex(where: { !blank($0) }) else {
-            return text[text.endIndex...]
-        }
-        return text[first...last]
+        return false
     }
 }
 
@@ -97,5 +80,38 @@ package struct HTTPReply: Sendable {
         event.append(data)
         event.append(contentsOf: [0x0A, 0x0A])
         return event
+    }
+}
+/// ASCII text helpers for header values: HTTP's tokens are ASCII, and Foundation's case-insensitive
+/// comparison, trimming and searching, or even Swift's grapheme-aware `Character`s, cost more than
+/// the rest of a request.
+enum HTTPText {
+    /// The text with ASCII letters in lower case.
+    static func lowercased(_ text: some StringProtocol) -> String {
+        guard text.utf8.contains(where: isUppercase) else { return String(text) }
+        return String(decoding: lowercased(text.utf8), as: UTF8.self)
+    }
+
+    /// The bytes with ASCII letters in lower case.
+    static func lowercased(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+        bytes.map { isUppercase($0) ? $0 + 0x20 : $0 }
+    }
+
+    /// The text without leading and trailing spaces and tabs.
+    static func trimmed(_ text: Substring) -> Substring {
+        Substring(trimmed(text.utf8))
+    }
+
+    /// The bytes without leading and trailing spaces and tabs.
+    static func trimmed<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> Bytes.SubSequence {
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else {
+            return bytes[bytes.endIndex...]
+        }
+        return bytes[first...last]
+    }
+
+    private static func isUppercase(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte)
     }
 }

@@ -59,10 +59,11 @@ public struct HTTPListenAddress: Sendable, Hashable, CustomStringConvertible {
         if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" || name == "0:0:0:0:0:0:0:1" {
             return true
         }
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 4, parts.allSatisfy({ part in
-            !part.isEmpty && part.utf8.count <= 3 && part.utf8.allSatisfy { (0x30...0x39).contains($0) } && UInt8(part) != nil
+            !part.isEmpty && part.count <= 3 && part.allSatisfy { (0x30...0x39).contains($0) }
+                && part.reduce(0) { $0 * 10 + Int($1 - 0x30) } <= 255
         }) else { return false }
-        return parts[0] == "127"
+        return parts[0].elementsEqual("127".utf8)
     }
 }

@@ -54,8 +54,23 @@ struct HTTPRequestGate: Sendable {
 
     /// True when a `Host` header (`name[:port]`, `[v6][:port]`) names this machine.
     static func isLoopbackHostHeader(_ value: String) -> Bool {
-        guard let host = HTTPOrigin.host(of: "http://" + HTTPText.trimmed(Substring(value))) else { return false }
-        return HTTPListenAddress.isLoopback(host: host)
+        let bytes = HTTPText.trimmed(value.utf8)
+        let host: Substring.UTF8View
+        if bytes.first == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return false }
+            let port = bytes[bytes.index(after: close)...]
+            guard port.isEmpty || (port.first == UInt8(ascii: ":") && isPort(port.dropFirst())) else { return false }
+            host = Substring(bytes[bytes.index(after: bytes.startIndex)..<close]).utf8
+        } else {
+            let colon = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+            guard colon == bytes.endIndex || isPort(bytes[bytes.index(after: colon)...]) else { return false }
+            host = Substring(bytes[..<colon]).utf8
+        }
+        return !host.isEmpty && HTTPListenAddress.isLoopback(host: String(Substring(host)))
+    }
+
+    private static func isPort(_ bytes: some Collection<UInt8>) -> Bool {
+        !bytes.isEmpty && bytes.count <= 5 && bytes.allSatisfy { (0x30...0x39).contains($0) }
     }
 
     /// The token of `Bearer <token>` (scheme case-insensitive), or nil.

@@ -84,7 +84,8 @@ package actor StreamableHTTPEndpoint {
         guard contentType == "application/json" else {
             return .error(415, "Unsupported Media Type: POST one JSON-RPC message as application/json.")
         }
-        guard request.accepts("application/json") || request.accepts("text/event-stream") else {
+        let events = request.accepts("text/event-stream")
+        guard events || request.accepts("application/json") else {
             return .error(406, "Not Acceptable: accept application/json and text/event-stream.")
         }
         let message = IncomingMessage(request.body)
@@ -94,7 +95,7 @@ package actor StreamableHTTPEndpoint {
                 body: .data(reply ?? IncomingMessage.errorReply(id: "null", code: IncomingMessage.invalidRequest, message: "Invalid Request.")))
         }
         if case .request(let id, "initialize", _) = message {
-            return await initialize(request, id: id)
+            return await initialize(request, id: id, events: events)
         }
         let found: (id: String, session: Session)
         switch session(of: request) {
@@ -108,7 +109,7 @@ package actor StreamableHTTPEndpoint {
         switch message {
         case .request(let id, _, _):
             guard !isDraining else { return Self.shuttingDown }
-            return await Self.pass(request, id: id, to: found.session.transport, headers: headers)
+            return await Self.pass(request, id: id, events: events, to: found.session.transport, headers: headers)
         case .notification(let method, let object):
             let cancelled = method == CancelledNotification.name
                 ? object["params"]?.objectValue?["requestId"].flatMap(ID.init(json:)) : nil
@@ -126,7 +127,7 @@ package actor StreamableHTTPEndpoint {
         }
     }
 
-    private func initialize(_ request: HTTPExchangeRequest, id: ID) async -> HTTPReply {
+    private func initialize(_ request: HTTPExchangeRequest, id: ID, events: Bool) async -> HTTPReply {
         guard !isDraining else { return Self.shuttingDown }
         if sessions.count >= options.maxSessions { await closeIdleSessions() }
         guard sessions.count < options.maxSessions else {
@@ -148,14 +149,14 @@ package actor StreamableHTTPEndpoint {
         sessions[sessionID] = Session(transport: transport, serving: serving)
         logger.info("Session \(sessionID.prefix(8))… opened (\(sessions.count) open)")
         Task { await self.watch(sessionID, serving: serving, transport: transport) }
-        return await Self.pass(request, id: id, to: transport, headers: [("Mcp-Session-Id", sessionID)])
+        return await Self.pass(request, id: id, events: events, to: transport, headers: [("Mcp-Session-Id", sessionID)])
     }
 
     /// Passes a request to its session: the reply streams its response.
     private static func pass(
-        _ request: HTTPExchangeRequest, id: ID, to transport: HTTPSessionTransport, headers: [(name: String, value: String)]
+        _ request: HTTPExchangeRequest, id: ID, events: Bool, to transport: HTTPSessionTransport,
+        headers: [(name: String, value: String)]
     ) async -> HTTPReply {
-        let events = request.accepts("text/event-stream")
         switch await transport.request(request.body, id: id, events: events) {
         case .stream(let stream):
             return HTTPReply(status: 200, headers: headers, body: .messages(stream, sse: events))
