@@ -1,6 +1,7 @@
 """dbai-mcp driven by langchain-mcp-adapters, which needs the `mcp` 1.x client (it does not import
 with 2.x). It lists the tools and calls describe_schema, query, aggregate and insert as a
-LangChain agent would, and converts every tool to an OpenAI strict function.
+LangChain agent would, and converts every tool to an OpenAI strict function; then again over
+Streamable HTTP (`dbai-mcp --http`, with a bearer token).
 
 The versions are pinned in Tests/e2e/requirements-mcp1.txt; Scripts/test runs this file in that
 environment (the other client libraries are in test_clients_mcp2.py).
@@ -17,6 +18,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from langchain_mcp_adapters.client import MultiServerMCPClient
 
 from mcp_compat import MCP_MAJOR
+from test_http import TOKEN, http_server
 
 pytestmark = pytest.mark.anyio
 
@@ -85,3 +87,21 @@ def count(database: Path, sql: str) -> int:
         return connection.execute(sql).fetchone()[0]
     finally:
         connection.close()
+
+
+async def test_langchain_mcp_adapters_over_http(dbai_bin: Path, chinook: Path) -> None:
+    with http_server(dbai_bin, chinook, "--allow", "unrestricted") as served:
+        client = MultiServerMCPClient(
+            {"db": {"transport": "streamable_http", "url": served.url, "headers": {"Authorization": f"Bearer {TOKEN}"}}}
+        )
+        tools = {tool.name: tool for tool in await client.get_tools()}
+        assert list(tools) == ALL_TOOLS
+        queried = await call(tools["query"], {"sql": "SELECT Name FROM Artist WHERE ArtistId = ?", "params": [1], "max_rows": None})
+        inserted = await call(
+            tools["insert"],
+            {"table": "Artist", "rows": {"columns": ["Name"], "values": [["LangChain HTTP"]]}, "sql": None, "params": None,
+             "confirm": None},
+        )
+    assert queried["rows"] == [["AC/DC"]]
+    assert inserted["rows_affected"] == 1
+    assert count(chinook, "SELECT count(*) FROM Artist WHERE Name = 'LangChain HTTP'") == 1

@@ -6,7 +6,8 @@ would for a model, and converts the schemas for its vendor's function calling:
 - openai-agents' `MCPServerStdio`, whose strict-schema conversion must succeed for every tool,
   and which accepts two servers in one agent once their tools are prefixed;
 - google-genai's MCP adapter (`mcp_to_gemini_tool` for every tool, accepted by `types.Schema`);
-- pydantic-ai's `MCPToolset`, with every tool strict-compatible for OpenAI.
+- pydantic-ai's `MCPToolset`, with every tool strict-compatible for OpenAI;
+- fastmcp and openai-agents again over Streamable HTTP (`dbai-mcp --http`, with a bearer token).
 
 The versions are pinned in Tests/e2e/requirements-mcp2.txt; Scripts/test runs this file in that
 environment (langchain-mcp-adapters, which needs `mcp` 1.x, is in test_clients_mcp1.py).
@@ -22,10 +23,12 @@ from typing import Any
 import pytest
 from agents import Agent, RunContextWrapper
 from agents.mcp import MCPServerStdio as AgentsMCPServerStdio
+from agents.mcp import MCPServerStreamableHttp as AgentsMCPServerStreamableHttp
 from agents.mcp import MCPUtil
 from agents.tool_context import ToolContext
 from fastmcp import Client as FastMCPClient
 from fastmcp.client.transports import StdioTransport as FastMCPStdioTransport
+from fastmcp.client.transports import StreamableHttpTransport as FastMCPHTTPTransport
 from google.genai import types as genai_types
 from google.genai._adapters import McpToGenAiToolAdapter
 from pydantic_ai.mcp import MCPToolset
@@ -33,6 +36,7 @@ from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
 
 from conftest import assert_tool_ok
 from mcp_compat import MCP_MAJOR
+from test_http import TOKEN, http_server
 
 pytestmark = pytest.mark.anyio
 
@@ -206,3 +210,34 @@ async def test_pydantic_ai_toolset(dbai_bin: Path, chinook: Path) -> None:
         assert [row[0] for row in aggregated["rows"]] == ["USA", "Canada"]
         assert (await server.direct_call_tool("insert", insert_arguments("Pydantic")))["rows_affected"] == 1
     assert artist_count(chinook, "Pydantic") == 1
+
+
+# MARK: - Over Streamable HTTP (dbai-mcp --http)
+
+
+async def test_fastmcp_client_over_http(dbai_bin: Path, chinook: Path) -> None:
+    _, args = server_command(dbai_bin, chinook)
+    with http_server(dbai_bin, chinook, *args[2:]) as served:
+        transport = FastMCPHTTPTransport(served.url, headers={"Authorization": f"Bearer {TOKEN}"})
+        async with FastMCPClient(transport) as client:
+            assert [tool.name for tool in await client.list_tools()] == ALL_TOOLS
+            assert (await client.call_tool("query", QUERY)).structured_content["rows"] == [["AC/DC"]]
+            inserted = await client.call_tool("insert", insert_arguments("FastMCP HTTP"))
+            assert inserted.structured_content["rows_affected"] == 1
+    assert artist_count(chinook, "FastMCP HTTP") == 1
+
+
+async def test_openai_agents_over_http(dbai_bin: Path, chinook: Path) -> None:
+    _, args = server_command(dbai_bin, chinook)
+    with http_server(dbai_bin, chinook, *args[2:]) as served:
+        server = AgentsMCPServerStreamableHttp(
+            params={"url": served.url, "headers": {"Authorization": f"Bearer {TOKEN}"}}, name="dbai-http",
+            client_session_timeout_seconds=30, use_structured_content=True)
+        async with server:
+            agent = Agent(name="db", mcp_servers=[server])
+            tools = await MCPUtil.get_function_tools(server, True, RunContextWrapper(context=None), agent)
+            by_name = {tool.name: tool for tool in tools}
+            assert list(by_name) == ALL_TOOLS
+            assert structured_output(await invoke(by_name["query"], QUERY))["rows"] == [["AC/DC"]]
+            aggregated = structured_output(await invoke(by_name["aggregate"], AGGREGATE))
+            assert [row[0] for row in aggregated["rows"]] == ["USA", "Canada"]

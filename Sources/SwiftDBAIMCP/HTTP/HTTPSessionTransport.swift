@@ -10,7 +10,7 @@ import MCP
 ///   and sampling requests) goes on that POST's stream too (``RelatedRequest``).
 /// - Everything else goes on the session's GET stream, or waits for one (at most
 ///   ``maximumQueued`` messages; the oldest are dropped beyond).
-package actor HTTPSessionTransport: Transport {
+package actor HTTPSessionTransport: RequestRoutedTransport {
     /// One message for an HTTP response, and whether it is the response that ends its stream.
     package struct Outgoing: Sendable {
         /// The JSON-RPC message.
@@ -57,11 +57,21 @@ package actor HTTPSessionTransport: Transport {
         incoming
     }
 
+    /// Sends a message, reading it to tell a response (and its request) from the rest.
     package func send(_ data: Data) async throws {
+        var answered: ID?
+        if case .object(let message)? = try? JSONMessageParser.parse(data), message["method"] == nil {
+            answered = message["id"].flatMap(ID.init(json:))
+        }
+        try await send(data, answering: answered)
+    }
+
+    /// Sends a message: the response to request `id` ends that request's stream (without one,
+    /// the request was cancelled, and the response is dropped); anything else goes with the
+    /// request being answered (``RelatedRequest``), or on the GET stream.
+    func send(_ data: Data, answering id: ID?) async throws {
         guard !isClosed else { return }
-        if case .object(let message)? = try? JSONMessageParser.parse(data), message["method"] == nil,
-           let id = message["id"].flatMap(ID.init(json:)) {
-            // A response: it ends its request's stream. Without one (cancelled), it is dropped.
+        if let id {
             lastActivity = .now
             pending.removeValue(forKey: RequestKey(id))?.stream.finishing(with: Outgoing(data: data, isFinal: true))
             return

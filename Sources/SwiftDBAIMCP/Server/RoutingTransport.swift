@@ -30,6 +30,8 @@ actor RoutingTransport: Transport {
 
     nonisolated let logger: Logger
     private let inner: any Transport
+    /// The inner transport, when it routes each response by its request (Streamable HTTP).
+    private let routed: (any RequestRoutedTransport)?
     private let gracePeriod: Duration
     private let handleToolCall: ToolCallHandler
     /// How a tool's calls take their turn: shared (reads) or exclusive (writes).
@@ -53,6 +55,7 @@ actor RoutingTransport: Transport {
         handleToolCall: @escaping ToolCallHandler
     ) {
         self.inner = inner
+        routed = inner as? any RequestRoutedTransport
         self.gracePeriod = gracePeriod
         self.logger = logger
         self.turnKind = turnKind
@@ -70,10 +73,13 @@ actor RoutingTransport: Transport {
 
     /// The SDK's messages: forwarded as they are; a response clears its request.
     func send(_ data: Data) async throws {
-        try await write(data)
         guard !forwarded.isEmpty, case .object(let message)? = try? JSONMessageParser.parse(data),
               message["method"] == nil, message["result"] != nil || message["error"] != nil,
-              let id = message["id"].flatMap(ID.init(json:)) else { return }
+              let id = message["id"].flatMap(ID.init(json:)) else {
+            try await write(data, answering: nil)
+            return
+        }
+        try await write(data, answering: id)
         forwarded.remove(RequestKey(id))
         answered()
     }
@@ -119,10 +125,15 @@ actor RoutingTransport: Transport {
         output?.finish()
     }
 
-    /// Writes a message; a closed output shuts the transport down (nobody can read the answers).
-    private func write(_ data: Data) async throws {
+    /// Writes a message (the response to request `id`, or nil for anything else); a closed
+    /// output shuts the transport down (nobody can read the answers).
+    private func write(_ data: Data, answering id: ID?) async throws {
         do {
-            try await inner.send(data)
+            if let routed {
+                try await routed.send(data, answering: id)
+            } else {
+                try await inner.send(data)
+            }
         } catch let error as StdioTransportError {
             if case .outputClosed = error { shutDown(reason: "the client closed its input (\(error))") }
             throw error
@@ -138,7 +149,7 @@ actor RoutingTransport: Transport {
         switch IncomingMessage(data) {
         case .invalid(let reply, let reason):
             logger.warning("Invalid message: \(reason)")
-            if let reply { try? await write(reply) }
+            if let reply { try? await write(reply, answering: nil) }
             return false
         case .request(let id, let method, let message):
             if method == CallTool.name {
@@ -146,7 +157,8 @@ actor RoutingTransport: Transport {
                 return false
             }
             if let problem = RequestParameterCheck.problem(method: method, params: message["params"]) {
-                try? await write(IncomingMessage.errorReply(id: id.replyText, code: IncomingMessage.invalidParams, message: problem))
+                try? await write(
+                    IncomingMessage.errorReply(id: id.replyText, code: IncomingMessage.invalidParams, message: problem), answering: id)
                 return false
             }
             forwarded.insert(RequestKey(id))
@@ -168,7 +180,7 @@ actor RoutingTransport: Transport {
             let reply = IncomingMessage.errorReply(
                 id: id.replyText, code: IncomingMessage.invalidRequest,
                 message: "Invalid Request: the id of a request still in progress; give each request its own id.")
-            Task { try? await self.write(reply) }
+            Task { try? await self.write(reply, answering: nil) }
             return
         }
         guard case .object(let object)? = parameters, let name = object["name"]?.stringValue,
@@ -223,7 +235,7 @@ actor RoutingTransport: Transport {
         case .failure(let error): response["error"] = Self.json(error)
         }
         do {
-            try await write(JSONMessageWriter.data(.object(response)))
+            try await write(JSONMessageWriter.data(.object(response)), answering: id)
         } catch {
             logger.error("Could not send the response to \(id): \(error)")
         }
