@@ -421,6 +421,13 @@ def test_loopback_and_allowed_origins_pass(served) -> None:
         status, _, body = raw.request("POST", {"jsonrpc": "2.0", "id": 0, "method": "initialize"},
                                       headers={"Origin": "https://app.example.com.evil.com"})
         assert status == 403, body
+        # A browser's preflight carries no credentials: it is answered, and gives access to nothing.
+        status, headers, _ = server.raw().request(
+            "OPTIONS", token=None, headers={"Origin": "https://app.example.com", "Access-Control-Request-Method": "POST"})
+        assert status == 204
+        assert "Authorization" in headers["access-control-allow-headers"]
+        assert server.raw().request("OPTIONS", token=None, headers={"Origin": "https://evil.example.com"})[0] == 403
+        assert server.raw().request("GET", token=None, headers={"Origin": "https://app.example.com"})[0] == 401
 
 
 def test_the_official_client_without_the_token_is_refused(served) -> None:

@@ -20,14 +20,24 @@ struct HTTPRequestGate: Sendable {
         checksHost = options.address.isLoopback
     }
 
-    /// Why the request is refused, or nil.
+    /// Why the request is refused, or nil. A CORS preflight (`OPTIONS`) carries no credentials:
+    /// it passes the Host and Origin checks only, and is answered with no access to anything.
     func refusal(_ request: HTTPExchangeRequest) -> HTTPReply? {
+        if let refusal = placeRefusal(request) { return refusal }
+        return request.method == "OPTIONS" ? nil : tokenRefusal(request)
+    }
+
+    private func placeRefusal(_ request: HTTPExchangeRequest) -> HTTPReply? {
         if checksHost, let host = request.header("Host"), !Self.isLoopbackHostHeader(host) {
             return .error(403, "Forbidden: the Host header \(Self.shown(host)) does not name this machine (DNS rebinding protection).")
         }
         if let origin = request.header("Origin"), !isAllowed(origin: origin) {
             return .error(403, "Forbidden: the origin \(Self.shown(origin)) is not allowed; start the server with --allow-origin \(Self.shown(origin)) to allow it.")
         }
+        return nil
+    }
+
+    private func tokenRefusal(_ request: HTTPExchangeRequest) -> HTTPReply? {
         if let expectedToken {
             guard let presented = Self.bearerToken(request.header("Authorization")) else {
                 return .error(
