@@ -68,6 +68,10 @@ struct HTTPRequestGateTests {
             #expect(gate.refusal(request([("Authorization", wrong)]))?.status == 401, "\(wrong)")
         }
         #expect(gate.refusal(request([]))?.status == 401)
+        // A CORS preflight carries no credentials; every other method needs the token.
+        let preflight = HTTPExchangeRequest(method: "OPTIONS", path: "/mcp", headers: [], body: Data())
+        #expect(gate.refusal(preflight) == nil)
+        #expect(gate.refusal(HTTPExchangeRequest(method: "DELETE", path: "/mcp", headers: [], body: Data()))?.status == 401)
         #expect(HTTPRequestGate.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
         #expect(!HTTPRequestGate.constantTimeEqual(Array("abc\u{0}".utf8), Array("abc".utf8)))
         #expect(!HTTPRequestGate.constantTimeEqual([], Array("abc".utf8)))
