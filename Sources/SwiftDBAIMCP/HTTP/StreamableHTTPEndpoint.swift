@@ -30,6 +30,8 @@ package actor StreamableHTTPEndpoint {
     private let gate: HTTPRequestGate
     private let logger: Logger
     private var sessions: [String: Session] = [:]
+    /// Sessions being started (counted against the cap).
+    private var starting = 0
     private var isDraining = false
     private var ended: [CheckedContinuation<Void, Never>] = []
 
@@ -129,8 +131,8 @@ package actor StreamableHTTPEndpoint {
 
     private func initialize(_ request: HTTPExchangeRequest, id: ID, events: Bool) async -> HTTPReply {
         guard !isDraining else { return Self.shuttingDown }
-        if sessions.count >= options.maxSessions { await closeIdleSessions() }
-        guard sessions.count < options.maxSessions else {
+        if sessions.count + starting >= options.maxSessions { await closeIdleSessions() }
+        guard sessions.count + starting < options.maxSessions else {
             logger.warning("A new session was refused: \(sessions.count) sessions are open (--max-sessions \(options.maxSessions)).")
             return .error(
                 503, "Service Unavailable: \(sessions.count) sessions are open, the most this server allows "
@@ -140,9 +142,13 @@ package actor StreamableHTTPEndpoint {
         let sessionID = Self.newSessionID()
         let transport = HTTPSessionTransport(logger: logger)
         let serving: ServingSession
+        // The slot is taken before the session starts: initializes arriving meanwhile count it.
+        starting += 1
         do {
             serving = try await server.startSession(on: transport)
+            starting -= 1
         } catch {
+            starting -= 1
             logger.error("A session could not start: \(error)")
             return .error(500, "Internal Error: the session could not start.", code: -32603)
         }
