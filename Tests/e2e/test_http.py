@@ -377,6 +377,25 @@ def test_session_cap_idle_expiry_and_delete(served) -> None:
         assert "idle" in server.stderr()
 
 
+def test_concurrent_initializes_never_exceed_the_cap(served) -> None:
+    statuses: list[int] = []
+
+    def initialize() -> None:
+        status, _, _ = server.raw().request("POST", {
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {"protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
+        })
+        statuses.append(status)
+
+    with served("--max-sessions", "3") as server:
+        threads = [threading.Thread(target=initialize) for _ in range(12)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+    assert sorted(statuses) == [200] * 3 + [503] * 9, statuses
+
+
 # MARK: - Refusals
 
 
