@@ -84,6 +84,14 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         valueName: "seconds"))
     var llmTimeoutSeconds: Int = 60
 
+    @Option(name: .customLong("llm-first-timeout"), help: ArgumentHelp(
+        "How long the first request to the --llm model with a schema prompt may take, in seconds: a local model on a CPU reads the prompt then, once (at least --llm-timeout).",
+        valueName: "seconds"))
+    var llmFirstTimeoutSeconds: Int = Int(ChatConfiguration().firstRequestTimeout.components.seconds)
+
+    @Flag(name: .customLong("llm-warm-up"), help: "Have the --llm model read the schema prompt at start-up, so the first `ask` does not wait for it (one short request; for a local model).")
+    var llmWarmUp = false
+
     @Option(name: .customLong("llm-sample-rows"), help: ArgumentHelp(
         "Sample rows per table in the prompt of `ask` (0 for none). They are sent to the model's provider.",
         valueName: "n"))
@@ -145,6 +153,8 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             throw ValidationError("--llm-base-url needs --llm (for example --llm openai-compatible:MODEL).")
         }
         guard llmTimeoutSeconds >= 1 else { throw ValidationError("--llm-timeout must be at least 1 second.") }
+        guard llmFirstTimeoutSeconds >= 1 else { throw ValidationError("--llm-first-timeout must be at least 1 second.") }
+        if llmWarmUp, llm == nil { throw ValidationError("--llm-warm-up needs --llm.") }
         guard maxRows >= 1 else { throw ValidationError("--max-rows must be at least 1.") }
         guard timeoutMilliseconds >= 1 else { throw ValidationError("--timeout-ms must be at least 1.") }
         guard maxResultBytes >= 256 else { throw ValidationError("--max-result-bytes must be at least 256.") }
@@ -217,6 +227,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         chat.sqlOutput = llmSQLOutput
         chat.summary = llmSummary
         chat.sampleRowCount = llmSampleRows
+        chat.firstRequestTimeout = .seconds(max(llmFirstTimeoutSeconds, llmTimeoutSeconds))
         let configuration = DBAIServerConfiguration(
             databases: db,
             allowlist: allow,
@@ -241,6 +252,8 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let signals = [SIGTERM, SIGINT, SIGHUP]
+        let warmUp = llmWarmUp ? Task { await server.warmUpLanguageModel() } : nil
+        defer { warmUp?.cancel() }
         guard let httpOptions else {
             try await server.run(transport: FastStdioTransport(), shutdownSignals: signals)
             return

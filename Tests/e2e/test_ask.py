@@ -120,6 +120,8 @@ async def test_ask_with_an_openai_compatible_model(dbai_bin: Path, chinook: Path
         assert first["rows"] == [[3503]]
         assert first["answer"] == "There are 3503 tracks."
         assert first["sql"] == "SELECT COUNT(*) AS tracks FROM Track"
+        # The SQL request and the summary, with the tokens the model reported for each.
+        assert first["usage"] == {"model_calls": 2, "prompt_tokens": 20, "completion_tokens": 10}
 
         FakeOpenAI.sql = "SELECT COUNT(*) AS tracks FROM Track WHERE GenreId = 1"
         follow_up = assert_tool_ok(await connection.call(
@@ -198,3 +200,94 @@ async def test_concurrent_asks_reach_the_model_at_once(dbai_bin: Path, chinook: 
         assert BarrierOpenAI.most_in_flight == 5
     finally:
         server.shutdown()
+
+
+class SlowOpenAI(BaseHTTPRequestHandler):
+    """An OpenAI-compatible model that takes `delay` seconds to answer each request."""
+
+    delay = 2.5
+    requests: list[dict[str, Any]] = []
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server API)
+        import time
+
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        SlowOpenAI.requests.append(body)
+        time.sleep(SlowOpenAI.delay)
+        content = sql_or_summary(body["messages"][-1]["content"], json.dumps({"sql": "SELECT COUNT(*) FROM Track"}), "3503.")
+        try:
+            send_chat_completion(self, body["model"], content)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server gave up waiting
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def slow_openai() -> str:
+    SlowOpenAI.requests = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), SlowOpenAI)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+
+
+async def test_the_first_request_with_a_prompt_may_take_longer(dbai_bin: Path, chinook: Path, slow_openai: str) -> None:
+    """A local model reads a new prompt slowly, once: the first request gets --llm-first-timeout,
+    later ones (of any conversation) --llm-timeout."""
+    async with connect(
+        dbai_bin, chinook, "--llm", "openai-compatible:m", "--llm-base-url", slow_openai, "--llm-summary", "deterministic",
+        "--llm-timeout", "1", "--llm-first-timeout", "30",
+    ) as connection:
+        first = assert_tool_ok(await connection.call("ask", {"question": "How many tracks are there?"}))
+        assert first["rows"] == [[3503]]
+        second = await connection.call("ask", {"question": "How many tracks are there, again?"})
+        assert_tool_error(second, "1 s")
+        assert error_code(second) == "model_error"
+
+
+async def test_warm_up_reads_the_prompt_at_start(dbai_bin: Path, chinook: Path, fake_openai: str) -> None:
+    """--llm-warm-up sends one short request with the system prompt of ask as the server starts."""
+    import anyio
+
+    async with connect(
+        dbai_bin, chinook, "--llm", "openai-compatible:m", "--llm-base-url", fake_openai, "--llm-warm-up",
+    ) as connection:
+        with anyio.fail_after(20):
+            while not FakeOpenAI.requests:
+                await anyio.sleep(0.05)
+        warm_up = FakeOpenAI.requests[0]["body"]
+        assert warm_up["max_tokens"] == 1
+        assert_tool_ok(await connection.call("ask", {"question": "How many tracks are there?"}))
+    asked = FakeOpenAI.requests[1]["body"]
+    assert warm_up["messages"][0] == asked["messages"][0]
+    assert warm_up["messages"][0]["role"] == "system" and '"Invoice"' in warm_up["messages"][0]["content"]
+
+
+async def test_warm_up_needs_a_model(dbai_bin: Path, chinook: Path) -> None:
+    import subprocess
+
+    result = subprocess.run([str(dbai_bin), "--db", str(chinook), "--llm-warm-up"], capture_output=True, text=True, timeout=30)
+    assert result.returncode != 0
+    assert "--llm-warm-up needs --llm" in result.stderr
+
+
+async def test_progress_while_the_model_reads_the_prompt(dbai_bin: Path, chinook: Path, slow_openai: str) -> None:
+    """While ask waits for a slow model, progress notifications say what it waits for."""
+    SlowOpenAI.delay = 1.0
+    messages: list[str] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        messages.append(message or "")
+
+    try:
+        async with connect(
+            dbai_bin, chinook, "--llm", "openai-compatible:m", "--llm-base-url", slow_openai,
+        ) as connection:
+            result = await connection.call("ask", {"question": "How many tracks are there?"}, progress_callback=on_progress)
+            assert_tool_ok(result)
+    finally:
+        SlowOpenAI.delay = 2.5
+    assert any("reading the schema for the first time and writing SQL" in message for message in messages), messages
+    assert any("summarizing the result" in message for message in messages), messages

@@ -44,15 +44,21 @@ public struct ChatConfiguration: Sendable, Hashable {
     /// executor's ``SQLExecutionDelegate``, which is shown a preview) before it runs. On by
     /// default: a model can be steered by text planted in the data it reads.
     public var confirmsWrites: Bool
+    /// The longest the first request with a system prompt may take, instead of the model's own
+    /// timeout: a local model on a CPU reads a large schema prompt slowly, once, and then serves
+    /// it from its prompt cache. Later requests keep the model's timeout.
+    public var firstRequestTimeout: Duration
 
     /// Creates a configuration with defaults tuned for small local models.
     public init(
         historyWindow: Int = 4, maxRetries: Int = 2, sampleRowCount: Int = 3, maxPromptTables: Int = 15,
         sqlOutput: SQLOutputMode = .automatic, summary: SummaryMode = .model,
         sqlOptions: GenerationOptions = GenerationOptions(temperature: 0, maxTokens: 400),
-        summaryOptions: GenerationOptions = GenerationOptions(temperature: 0, maxTokens: 120),
-        summaryRowCount: Int = 10, retryTemperature: Double = 0.4, confirmsWrites: Bool = true
+        summaryOptions: GenerationOptions = GenerationOptions(temperature: 0, maxTokens: 80),
+        summaryRowCount: Int = 5, retryTemperature: Double = 0.4, confirmsWrites: Bool = true,
+        firstRequestTimeout: Duration = .seconds(300)
     ) {
+        self.firstRequestTimeout = firstRequestTimeout > .zero ? firstRequestTimeout : .seconds(300)
         self.confirmsWrites = confirmsWrites
         self.retryTemperature = max(0, retryTemperature)
         self.historyWindow = max(0, historyWindow)

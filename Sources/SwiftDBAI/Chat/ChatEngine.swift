@@ -2,15 +2,20 @@
 /// compiler and the safety policy decide whether it may run, and the answer comes back with the
 /// rows, a summary and a suggested chart.
 ///
-/// Pipeline: cached schema → the tables relevant to the question when the schema is large →
-/// prompt with `CREATE TABLE` text, keys and sample rows → SQL from a structured answer, a tool
-/// call or text → the same classifier, policy and confirmation as every tool → on a compile or
-/// SQLite error (bounded retries): a column on the wrong table alias or a name with spaces left
-/// unquoted is repaired without a model call (`ColumnQualifierRepair`, `UnquotedNameRepair`), then the question is asked afresh with only the tables it
-/// links to, the stored values it names and the joins between them (`SchemaLinker`), then the
-/// error is fed back in that conversation → execution → summary
-/// (model-written, deterministic fallback) → chart detection. Conversations keep a window of
-/// earlier turns, so "now only the ones from 2024" refines the previous question.
+/// Pipeline: cached schema → a system prompt with the rules and the schema (`CREATE TABLE` text,
+/// keys and sample rows; compact lines for large schemas, `PromptSchema`) that stays the same
+/// from question to question, so a model server's prompt cache keeps it → the question, after
+/// what is particular to it (the stored values it names; for large schemas, its tables in full)
+/// → SQL from a structured answer, a tool call or text → the same classifier, policy and
+/// confirmation as every tool → on a compile or SQLite error (bounded retries): a column on the
+/// wrong table alias or a name with spaces left unquoted is repaired without a model call
+/// (`ColumnQualifierRepair`, `UnquotedNameRepair`), then the question is asked afresh with only
+/// the tables it links to, the stored values it names and the joins between them
+/// (`SchemaLinker`), then the error is fed back in that conversation; a read that returns no
+/// rows gets one more look → execution → summary, asked in the same conversation so only the
+/// result is new to the model (model-written, deterministic fallback) → chart detection.
+/// Conversations keep a window of earlier turns, so "now only the ones from 2024" refines the
+/// previous question.
 ///
 /// ```swift
 /// let engine = ChatEngine(executor: executor, model: OpenAICompatibleModel(...))
@@ -35,16 +40,33 @@ public actor ChatEngine {
 
     /// The answered questions kept for follow-ups, oldest first (at most the history window).
     public private(set) var turns: [Turn] = []
-    private var describedSchema: (key: String, text: String, schema: DatabaseSchema)?
+    /// The schema prompt of the current schema version.
+    private var promptSchema: (version: Int, prompt: PromptSchema)?
+    /// The full descriptions of the last table selection (large schemas only).
+    private var describedSelection: (key: String, text: String)?
+    /// The system prompts the model has answered, shared with other engines of the same model.
+    private let readPrompts: ReadPrompts
+    /// Model calls and tokens of the question being answered.
+    private var meter = UsageMeter()
+    /// Told each step of the question being answered.
+    private var stepObserver: (@Sendable (ChatStep) -> Void)?
     /// One question at a time: the actor alone would let a second question start while the first
     /// waits for the model, and both would miss each other's turn.
     private let questions = TurnQueue(maxShared: 1)
 
     /// Creates an engine over an executor (its policy, limits and delegate apply to the model's SQL).
-    public init(executor: SQLExecutor, model: any LanguageModel, configuration: ChatConfiguration = ChatConfiguration()) {
+    ///
+    /// - Parameter readPrompts: The system prompts the model has already answered. Engines that
+    ///   share one model (one per conversation) should share it, so only the first request with a
+    ///   prompt gets ``ChatConfiguration/firstRequestTimeout``.
+    public init(
+        executor: SQLExecutor, model: any LanguageModel, configuration: ChatConfiguration = ChatConfiguration(),
+        readPrompts: ReadPrompts = ReadPrompts()
+    ) {
         self.executor = executor
         self.model = model
         self.configuration = configuration
+        self.readPrompts = readPrompts
     }
 
     /// Opens a database by path and creates an engine over it.
@@ -67,7 +89,23 @@ public actor ChatEngine {
     ///
     /// - Throws: ``ChatError/database(_:)`` when the schema cannot be read.
     public func prepareSchema() async throws(ChatError) {
-        _ = try await schemaText(for: "")
+        _ = try await currentPromptSchema()
+    }
+
+    /// Has the model read the system prompt now, so the first question does not wait for it: a
+    /// local model on a CPU takes seconds to minutes to read a large schema the first time, and
+    /// keeps it in its prompt cache. One short request (one token answered); nothing when the
+    /// model has already answered this prompt.
+    ///
+    /// - Throws: ``ChatError/database(_:)`` when the schema cannot be read, ``ChatError/model(_:)``
+    ///   when the model fails.
+    public func warmUp() async throws(ChatError) {
+        let system = try await systemMessage()
+        guard !readPrompts.contains(system.content) else { return }
+        let request = LanguageModelRequest(
+            messages: [system, .user(ChatPrompt.question("How many rows are there?"))],
+            options: GenerationOptions(temperature: 0, maxTokens: 1))
+        _ = try await respond(to: request)
     }
 
     /// Answers one question.
@@ -75,10 +113,12 @@ public actor ChatEngine {
     /// Questions sent at the same time are answered one after the other, in the order they were
     /// sent: each sees the turns answered before it.
     ///
+    /// - Parameter onStep: Told what the engine is doing (writing SQL, running it, summarizing),
+    ///   for progress reports; called on the engine, so keep it short.
     /// - Throws: ``ChatError``: the model failed, wrote no SQL, wrote SQL the policy refuses, or
     ///   SQL that kept failing after every retry. Nothing is changed by a failed question.
     ///   Cancelled while waiting for an earlier question: `.model(.cancelled)`.
-    public func send(_ question: String) async throws(ChatError) -> ChatResponse {
+    public func send(_ question: String, onStep: (@Sendable (ChatStep) -> Void)? = nil) async throws(ChatError) -> ChatResponse {
         let turn = questions.take(.exclusive)
         defer { turn.end() }
         do {
@@ -86,23 +126,30 @@ public actor ChatEngine {
         } catch {
             throw .model(.cancelled)
         }
+        stepObserver = onStep
+        defer { stepObserver = nil }
         return try await answer(question)
     }
 
     private func answer(_ question: String) async throws(ChatError) -> ChatResponse {
         let question = question.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !question.isEmpty else { throw .emptyQuestion }
-        let system = ChatMessage.system(ChatPrompt.system(
-            schema: try await schemaText(for: question), allowsWrites: executor.policy.allowlist.allowsWrites))
+        meter = UsageMeter()
+        let system = try await systemMessage()
+        let prompt = try await currentPromptSchema()
         var messages = [system]
         for turn in turns.suffix(configuration.historyWindow) {
             messages.append(.user(ChatPrompt.question(turn.question)))
             messages.append(.assistant(turn.sql))
         }
         let historyCount = messages.count
-        messages.append(.user(ChatPrompt.question(question)))
+        let tables = try await selectedTables(for: question, in: prompt)
+        let hints = await valueHints(for: question, schema: prompt.schema)
+        messages.append(.user(ChatPrompt.question(question, tables: tables, hints: hints)))
 
         var lastFailure: (sql: String, error: SwiftDBAIError)?
+        /// A read that returned no rows, kept while the model has one more look.
+        var emptyAnswer: Settled?
         var focused = false
         var fresh = true
         for attempt in 1...(configuration.maxRetries + 1) {
@@ -112,6 +159,7 @@ public actor ChatEngine {
                 request.options.temperature = max(request.options.temperature ?? 0, configuration.retryTemperature)
             }
             fresh = false
+            stepObserver?(.writingSQL(attempt: attempt, readingPrompt: !readPrompts.contains(system.content)))
             let response = try await respond(to: request)
             guard let sql = SQLExtractor.sql(in: response) else {
                 messages.append(.assistant(response.text))
@@ -119,33 +167,60 @@ public actor ChatEngine {
                 continue
             }
             do {
+                stepObserver?(.runningSQL(attempt: attempt))
                 let outcome = try await run(sql)
-                remember(Turn(question: question, sql: sql))
-                return await answer(question: question, sql: sql, outcome: outcome, system: system, attempts: attempt)
+                let settled = Settled(sql: sql, outcome: outcome, conversation: messages + answerMessages(response, sql: sql), attempts: attempt)
+                guard settled.isEmptyRead else { return await answer(question, settled) }
+                if let emptyAnswer { return await answer(question, emptyAnswer) }
+                if attempt > configuration.maxRetries { return await answer(question, settled) }
+                // No rows is often a value in the wrong column or a wrong join: one more look.
+                emptyAnswer = settled
+                messages = settled.conversation + [Self.reply(ChatPrompt.emptyResult, to: settled.conversation)]
             } catch where Self.isRetryable(error) {
                 lastFailure = (sql, error)
-                let schema = describedSchema?.schema
-                if let schema, let repaired = Self.repair(sql, error: error, schema: schema),
+                if let repaired = Self.repair(sql, error: error, schema: prompt.schema),
                    let outcome = try? await run(repaired, readsOnly: true) {
-                    remember(Turn(question: question, sql: repaired))
-                    return await answer(question: question, sql: repaired, outcome: outcome, system: system, attempts: attempt)
+                    let settled = Settled(sql: repaired, outcome: outcome, conversation: messages + [.assistant(repaired)], attempts: attempt)
+                    return await answer(question, settled)
                 }
-                if !focused, let schema, let focus = await focusedQuestion(question, schema: schema) {
+                if !focused, let focus = await focusedQuestion(question, schema: prompt.schema) {
                     // Ask afresh with only the linked tables and what the question names.
                     focused = true
                     fresh = true
                     messages = Array(messages.prefix(historyCount)) + [.user(focus)]
                     continue
                 }
-                messages.append(contentsOf: feedback(for: response, sql: sql, error: error, schema: schema))
+                messages.append(contentsOf: feedback(for: response, sql: sql, error: error, schema: prompt.schema))
             } catch {
+                if let emptyAnswer { return await answer(question, emptyAnswer) }
                 throw .refused(sql: sql, error: error)
             }
         }
+        if let emptyAnswer { return await answer(question, emptyAnswer) }
         if let lastFailure {
             throw .failed(sql: lastFailure.sql, error: lastFailure.error, attempts: configuration.maxRetries + 1)
         }
         throw .noSQL(attempts: configuration.maxRetries + 1)
+    }
+
+    /// A statement that ran, with the conversation that wrote it.
+    private struct Settled {
+        var sql: String
+        var outcome: Outcome
+        var conversation: [ChatMessage]
+        var attempts: Int
+
+        var isEmptyRead: Bool {
+            if case .rows(let result) = outcome { return result.rowCount == 0 }
+            return false
+        }
+    }
+
+    /// A message that answers the last one of a conversation: a tool result after a tool call,
+    /// else a user message.
+    private static func reply(_ text: String, to conversation: [ChatMessage]) -> ChatMessage {
+        if let call = conversation.last?.toolCalls.first { return .tool(text, callID: call.id) }
+        return .user(text)
     }
 
     // MARK: - Steps
@@ -228,43 +303,68 @@ public actor ChatEngine {
         }
     }
 
+    /// The model's answer. A request whose system prompt the model has not answered yet gets
+    /// ``ChatConfiguration/firstRequestTimeout``: reading it is the slow part on a local model.
     private func respond(to request: LanguageModelRequest) async throws(ChatError) -> LanguageModelResponse {
+        var request = request
+        let system = request.messages.first { $0.role == .system }?.content ?? ""
+        if request.timeout == nil, !readPrompts.contains(system) {
+            request.timeout = configuration.firstRequestTimeout
+        }
         do {
-            return try await model.respond(to: request)
+            let response = try await model.respond(to: request)
+            meter.record(response)
+            readPrompts.insert(system)
+            return response
         } catch {
             throw .model(error)
         }
     }
 
-    private func answer(
-        question: String, sql: String, outcome: Outcome, system: ChatMessage, attempts: Int
-    ) async -> ChatResponse {
-        switch outcome {
+    /// The answer from a statement that ran; the turn is remembered for follow-ups.
+    private func answer(_ question: String, _ settled: Settled) async -> ChatResponse {
+        remember(Turn(question: question, sql: settled.sql))
+        let (sql, attempts) = (settled.sql, settled.attempts)
+        var response: ChatResponse
+        switch settled.outcome {
         case .changes(let result):
-            return ChatResponse(summary: ResultSummarizer.summary(of: result), sql: sql, mutationResult: result, attempts: attempts)
+            response = ChatResponse(summary: ResultSummarizer.summary(of: result), sql: sql, mutationResult: result, attempts: attempts)
         case .rows(let result):
             var summary = ResultSummarizer.summary(of: result)
-            if configuration.summary == .model, let written = await modelSummary(question: question, sql: sql, result: result, system: system) {
+            if configuration.summary == .model, let written = await modelSummary(of: result, after: settled.conversation) {
                 summary = written
             }
-            return ChatResponse(
+            response = ChatResponse(
                 summary: summary, sql: sql, queryResult: result,
                 chart: ChartDetector.chart(for: result, question: question), attempts: attempts)
         }
+        response.modelCalls = meter.calls
+        response.usage = meter.usage
+        return response
     }
 
-    /// The model's summary of the result, or nil when it fails or writes nothing usable.
-    private func modelSummary(question: String, sql: String, result: QueryResult, system: ChatMessage) async -> String? {
+    /// The model's summary of the result, or nil when it fails or writes nothing usable. It is
+    /// asked in the conversation that wrote the SQL, so a prompt cache already holds all of it
+    /// but the result.
+    private func modelSummary(of result: QueryResult, after conversation: [ChatMessage]) async -> String? {
         var shown = result
         shown.rows = Array(result.rows.prefix(configuration.summaryRowCount))
         shown.truncated = result.truncated || result.rowCount > configuration.summaryRowCount
         let table = MarkdownTableRenderer(maxCellLength: 60).render(shown)
-        let request = LanguageModelRequest(
-            messages: [system, .user(ChatPrompt.summary(question: question, sql: sql, result: table))],
-            options: configuration.summaryOptions)
-        guard let response = try? await model.respond(to: request) else { return nil }
+        let messages = conversation + [Self.reply(ChatPrompt.summary(result: table), to: conversation)]
+        let request = LanguageModelRequest(messages: messages, options: configuration.summaryOptions)
+        stepObserver?(.summarizing)
+        guard let response = try? await respond(to: request) else { return nil }
         let text = SQLExtractor.withoutThinking(response.text).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : text
+    }
+
+    /// The model's answer as it wrote it, as the next message of the conversation.
+    private func answerMessages(_ response: LanguageModelResponse, sql: String) -> [ChatMessage] {
+        if let call = response.toolCalls.first(where: { $0.name == SQLExtractor.toolName }) {
+            return [.assistant(response.text, toolCalls: [call])]
+        }
+        return [.assistant(response.text.isEmpty ? sql : response.text)]
     }
 
     private func remember(_ turn: Turn) {
@@ -274,32 +374,37 @@ public actor ChatEngine {
         }
     }
 
-    /// The schema text for a question: everything for small schemas; for large ones, the tables
-    /// relevant to this question and the previous one. Cached per schema version and selection.
-    private func schemaText(for question: String) async throws(ChatError) -> String {
-        let schema: DatabaseSchema
+    /// The system message: rules and the stable part of the schema.
+    private func systemMessage() async throws(ChatError) -> ChatMessage {
+        let prompt = try await currentPromptSchema()
+        return .system(ChatPrompt.system(schema: prompt.stable, allowsWrites: executor.policy.allowlist.allowsWrites))
+    }
+
+    /// The schema prompt of the current schema version, built once per version.
+    private func currentPromptSchema() async throws(ChatError) -> PromptSchema {
         do {
-            schema = try await executor.schema(includingRowCounts: false)
+            let schema = try await executor.schema(includingRowCounts: false)
+            if let promptSchema, promptSchema.version == schema.schemaVersion { return promptSchema.prompt }
+            let prompt = try await PromptSchema.make(
+                schema: schema, limit: configuration.maxPromptTables, sampleRowCount: configuration.sampleRowCount,
+                executor: executor)
+            promptSchema = (schema.schemaVersion, prompt)
+            describedSelection = nil
+            return prompt
         } catch {
             throw .database(error)
         }
-        var selection: Set<String>?
-        if schema.tables.count > configuration.maxPromptTables {
-            let context = ([turns.last?.question].compactMap { $0 } + [question]).joined(separator: " ")
-            selection = Set(TableSelector(limit: configuration.maxPromptTables).select(for: context, in: schema))
-        }
-        let key = "\(schema.schemaVersion)|" + (selection?.sorted().joined(separator: ",") ?? "*")
-        if let describedSchema, describedSchema.key == key { return describedSchema.text }
+    }
+
+    /// For a schema too large to describe whole: the DDL and sample rows of the tables relevant
+    /// to this question and the previous one. Nil when the system prompt describes every table.
+    private func selectedTables(for question: String, in prompt: PromptSchema) async throws(ChatError) -> String? {
+        guard let names = prompt.tables(for: question, previous: turns.last?.question), !names.isEmpty else { return nil }
+        let key = names.map(SQLIdentifier.foldCase).sorted().joined(separator: ",")
+        if let describedSelection, describedSelection.key == key { return describedSelection.text }
         do {
-            // Tables before views, so a selection that keeps every table starts with the same text.
-            let views = Set(schema.tables.filter { $0.kind == .view && selection?.contains($0.name) ?? true }.map(\.name))
-            let tables = Set(schema.tables.filter { $0.kind != .view && selection?.contains($0.name) ?? true }.map(\.name))
-            var parts: [String] = []
-            for names in [tables, views] where !names.isEmpty {
-                parts.append(try await executor.schemaDescription(sampleRowCount: configuration.sampleRowCount, tables: names))
-            }
-            let text = parts.joined(separator: "\n\n")
-            describedSchema = (key, text, selection.map { schema.restricted(to: $0) } ?? schema)
+            let text = try await executor.schemaDescription(sampleRowCount: configuration.sampleRowCount, tables: names)
+            describedSelection = (key, text)
             return text
         } catch {
             throw .database(error)

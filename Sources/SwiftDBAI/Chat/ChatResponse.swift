@@ -12,6 +12,10 @@ public struct ChatResponse: Sendable, Hashable {
     public var chart: ChartSpecification?
     /// Model calls used to get SQL that ran (1 when the first SQL worked).
     public var attempts: Int
+    /// Every model call made for this answer: the SQL attempts and the summary.
+    public var modelCalls: Int = 0
+    /// The tokens of those calls, summed, when the model reports them.
+    public var usage: TokenUsage?
 
     /// Creates a response.
     public init(

@@ -146,16 +146,21 @@ public struct LanguageModelRequest: Sendable, Hashable {
     public var responseFormat: ResponseFormat
     /// Sampling options.
     public var options: GenerationOptions
+    /// The longest this request may take, instead of the model's own timeout; nil for the
+    /// model's. The ``ChatEngine`` gives more time to a request whose prompt the model has not
+    /// read before: a local model on a CPU reads a long schema prompt slowly, and only once.
+    public var timeout: Duration?
 
     /// Creates a request.
     public init(
         messages: [ChatMessage], tools: [LanguageModelTool] = [], responseFormat: ResponseFormat = .text,
-        options: GenerationOptions = GenerationOptions()
+        options: GenerationOptions = GenerationOptions(), timeout: Duration? = nil
     ) {
         self.messages = messages
         self.tools = tools
         self.responseFormat = responseFormat
         self.options = options
+        self.timeout = timeout
     }
 }
 
@@ -167,12 +172,15 @@ public struct LanguageModelResponse: Sendable, Hashable {
     public var toolCalls: [LanguageModelToolCall]
     /// Why generation stopped, as the provider says it (`stop`, `length`, `tool_calls`…).
     public var finishReason: String?
+    /// The tokens the request used, when the provider reports them.
+    public var usage: TokenUsage?
 
     /// Creates a response.
-    public init(text: String, toolCalls: [LanguageModelToolCall] = [], finishReason: String? = nil) {
+    public init(text: String, toolCalls: [LanguageModelToolCall] = [], finishReason: String? = nil, usage: TokenUsage? = nil) {
         self.text = text
         self.toolCalls = toolCalls
         self.finishReason = finishReason
+        self.usage = usage
     }
 }
 

@@ -27,7 +27,9 @@ struct SamplingLanguageModel: LanguageModel {
         }
         do {
             // A client that never answers must not hold `ask` forever, nor ignore a cancellation.
-            let result = try await firstOutcome(within: timeout) { [request] in
+            // A request's longer first timeout is not granted: a client that never answers must not hold
+            // `ask` for minutes. A shorter one is.
+            let result = try await firstOutcome(within: min(request.timeout ?? timeout, timeout)) { [request] in
                 try await server.requestSampling(
                     messages: messages, systemPrompt: system.isEmpty ? nil : system,
                     includeContext: Sampling.ContextInclusion.none,

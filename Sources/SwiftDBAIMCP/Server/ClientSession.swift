@@ -17,6 +17,8 @@ final class ClientSession: Sendable {
     private let state = Mutex(State())
     /// The conversations of `ask` in this session.
     let conversations = ConversationStore()
+    /// The system prompts the client's model (through sampling) has answered.
+    let readPrompts = ReadPrompts()
     /// The confirmation tokens of this session's writes, by database name.
     private let tokens: [String: ConfirmationTokenStore]
 

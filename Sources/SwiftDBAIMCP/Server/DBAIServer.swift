@@ -21,6 +21,8 @@ public final class DBAIServer: Sendable {
     let databases: [ServedDatabase]
     let registry: ToolRegistry
     let logger: Logger
+    /// The system prompts the `--llm` model has answered, shared by every conversation.
+    let readPrompts = ReadPrompts()
 
     /// Opens the databases and checks the configuration and the metadata against their schemas.
     ///
@@ -75,6 +77,21 @@ public final class DBAIServer: Sendable {
         signals.cancel()
         await session.stop()
         await closeDatabases()
+    }
+
+    /// Has the `--llm` model read the system prompt of `ask` on the first database, so the first
+    /// question does not wait for it (a local model on a CPU can take a minute over a large
+    /// schema). Logs the outcome; does nothing without `--llm`.
+    public func warmUpLanguageModel() async {
+        guard let model = configuration.languageModel, let database = databases.first else { return }
+        let engine = ChatEngine(executor: database.executor, model: model, configuration: chatConfiguration, readPrompts: readPrompts)
+        let start = ContinuousClock.now
+        do {
+            try await engine.warmUp()
+            logger.info("the language model read the schema prompt of \(database.name) in \((ContinuousClock.now - start).roundedMilliseconds) ms")
+        } catch {
+            logger.warning("warming up the language model failed: \(error.description)")
+        }
     }
 
     /// Starts serving one client's session over a transport: its own MCP server, capabilities,
@@ -196,7 +213,8 @@ public final class DBAIServer: Sendable {
             ChatContext(conversations: session.conversations) { [self] database in
                 ChatEngine(
                     executor: chatExecutor(database.executor, server: server, session: session), model: model,
-                    configuration: chatConfiguration)
+                    configuration: chatConfiguration,
+                    readPrompts: configuration.languageModel == nil ? session.readPrompts : readPrompts)
             }
         }
         let progress = parameters._meta?.progressToken.map { token in

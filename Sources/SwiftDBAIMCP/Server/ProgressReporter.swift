@@ -8,8 +8,11 @@ struct ProgressReporter: Sendable {
     /// Time between heartbeats.
     var interval: Duration = .milliseconds(250)
 
-    /// Runs `body`, reporting progress while it runs when `reporter` is not nil.
-    static func reporting<T: Sendable>(_ reporter: ProgressReporter?, _ body: () async throws -> T) async throws -> T {
+    /// Runs `body`, reporting progress while it runs when `reporter` is not nil. Heartbeats say
+    /// what `status` says is happening, when it says something.
+    static func reporting<T: Sendable>(
+        _ reporter: ProgressReporter?, status: @escaping @Sendable () -> String? = { nil }, _ body: () async throws -> T
+    ) async throws -> T {
         guard let reporter else { return try await body() }
         await reporter.send(0, "started")
         let start = ContinuousClock.now
@@ -19,7 +22,7 @@ struct ProgressReporter: Sendable {
                 try await Task.sleep(for: reporter.interval)
                 step += 1
                 let elapsed = Int((ContinuousClock.now - start).roundedMilliseconds)
-                await reporter.send(step, "running for \(elapsed) ms")
+                await reporter.send(step, status().map { "\($0) (\(elapsed) ms)" } ?? "running for \(elapsed) ms")
             }
         }
         defer { heartbeat.cancel() }

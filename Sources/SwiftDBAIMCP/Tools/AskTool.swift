@@ -43,7 +43,10 @@ struct AskTool: DatabaseTool {
         }
         let response: ChatResponse
         do {
-            response = try await ProgressReporter.reporting(context.progress) { try await engine.send(question) }
+            let step = Mutex<ChatStep?>(nil)
+            response = try await ProgressReporter.reporting(context.progress, status: { step.withLock { $0 }?.description }) {
+                try await engine.send(question) { current in step.withLock { $0 = current } }
+            }
         } catch ChatError.refused(let sql, let refusal) {
             throw Self.unconfirmedWrite(sql: sql, error: refusal, naming: context.naming) ?? ChatError.refused(sql: sql, error: refusal)
         }
@@ -120,6 +123,13 @@ struct AskTool: DatabaseTool {
             object["columns"] = []
             object["rows"] = []
         }
+        var usage: [String: Value] = ["model_calls": .int(response.modelCalls)]
+        if let tokens = response.usage {
+            usage["prompt_tokens"] = .int(tokens.promptTokens)
+            usage["completion_tokens"] = .int(tokens.completionTokens)
+            if let cached = tokens.cachedPromptTokens { usage["cached_prompt_tokens"] = .int(cached) }
+        }
+        object["usage"] = .object(usage)
         if let mutation = response.mutationResult {
             object["rows_affected"] = .int(mutation.rowsAffected)
         }

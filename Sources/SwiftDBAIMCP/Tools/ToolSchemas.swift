@@ -180,6 +180,17 @@ enum ToolSchemas {
             ],
             "conversation_id": ["type": "string", "description": "Pass it back to ask a follow-up."],
             "attempts": ["type": "integer", "minimum": 1],
+            "usage": [
+                "type": "object",
+                "description": "The language model's work for this answer: calls made, and tokens when the provider reports them.",
+                "properties": [
+                    "model_calls": ["type": "integer", "minimum": 0],
+                    "prompt_tokens": ["type": "integer", "minimum": 0],
+                    "completion_tokens": ["type": "integer", "minimum": 0],
+                    "cached_prompt_tokens": ["type": "integer", "minimum": 0],
+                ],
+                "required": ["model_calls"],
+            ],
         ],
         "required": ["answer", "sql", "columns", "rows", "conversation_id"],
     ]

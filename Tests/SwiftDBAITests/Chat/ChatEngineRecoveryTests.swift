@@ -75,32 +75,3 @@ struct ChatEngineRecoveryTests {
         #expect(try database.contents() == before)
     }
 }
-
-@Suite("ChatEngine prompts that providers can cache")
-struct ChatEnginePromptPrefixTests {
-    @Test("when the tables fit and only views overflow, every question gets all tables first, then its views")
-    func tablesThenViews() async throws {
-        var script = """
-            CREATE TABLE customer(id INTEGER PRIMARY KEY, country TEXT);
-            CREATE TABLE invoice(id INTEGER PRIMARY KEY, total REAL, customer_id INTEGER REFERENCES customer(id));
-            CREATE VIEW a_invoice_totals AS SELECT customer_id, sum(total) AS total FROM invoice GROUP BY customer_id;
-            """
-        for index in 0..<20 {
-            script += "CREATE VIEW v\(index) AS SELECT id AS label\(index) FROM customer;\n"
-        }
-        let database = try ScratchDatabase(script)
-        let model = ScriptedModel([.text("SELECT 1"), .text("SELECT 2")])
-        let configuration = ChatConfiguration(maxPromptTables: 5, summary: .deterministic)
-        let first = ChatEngine(executor: try database.executor(), model: model, configuration: configuration)
-        let second = ChatEngine(executor: try database.executor(), model: model, configuration: configuration)
-        _ = try await first.send("What are the invoice totals per customer?")
-        _ = try await second.send("Show label7")
-        let prompts = try model.requests.map { try #require($0.messages.first?.content) }
-        let tables = try #require(prompts[0].components(separatedBy: "CREATE VIEW").first)
-        #expect(tables.contains(#"CREATE TABLE "customer""#) && tables.contains(#"CREATE TABLE "invoice""#))
-        #expect(prompts[1].hasPrefix(tables), "the second question's prompt starts with the same tables")
-        #expect(prompts[0].contains("CREATE VIEW a_invoice_totals") && !prompts[1].contains("a_invoice_totals"))
-        #expect(prompts[1].contains("CREATE VIEW v7 "))
-        #expect(prompts[0].components(separatedBy: "CREATE ").count - 1 <= 5)
-    }
-}

@@ -164,26 +164,6 @@ struct ChatEngineTests {
         #expect(second.summary == "3 rows; first: AC/DC; Accept; Aerosmith.")
     }
 
-    @Test("the schema prompt has DDL, keys and samples; a 200-table schema is not sent whole")
-    func largeSchema() async throws {
-        var script = ""
-        for index in 0..<200 {
-            script += "CREATE TABLE t\(index)(id INTEGER PRIMARY KEY, value\(index) TEXT);\n"
-        }
-        script += "CREATE TABLE invoice(id INTEGER PRIMARY KEY, total REAL, customer_id INTEGER REFERENCES customer(id));\n"
-        script += "CREATE TABLE customer(id INTEGER PRIMARY KEY, country TEXT);\n"
-        let database = try ScratchDatabase(script)
-        let model = ScriptedModel([.text("SELECT sum(total) FROM invoice")])
-        let engine = ChatEngine(executor: try database.executor(), model: model, configuration: Self.noSummary)
-        _ = try await engine.send("What is the total of all invoices?")
-        let system = try #require(model.requests.first?.messages.first?.content)
-        #expect(system.contains(#"CREATE TABLE "invoice""#))
-        #expect(system.contains(#"REFERENCES "customer"("id")"#))
-        #expect(system.contains(#"CREATE TABLE "customer""#))
-        #expect(!system.contains(#"CREATE TABLE "t17""#))
-        #expect(system.components(separatedBy: "CREATE TABLE").count - 1 <= ChatConfiguration().maxPromptTables)
-    }
-
     @Test("sample rows appear in the prompt")
     func samples() async throws {
         let model = ScriptedModel([.text("SELECT 1")])

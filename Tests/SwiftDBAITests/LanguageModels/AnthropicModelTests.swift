@@ -169,11 +169,21 @@ struct AnthropicModelTests {
         ])
     }
 
+    @Test("prompt tokens count the cached and newly cached input too")
+    func usageWithCache() async throws {
+        let answer = #"{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"347"}],"stop_reason":"end_turn","usage":{"input_tokens":25,"cache_creation_input_tokens":100,"cache_read_input_tokens":2000,"output_tokens":3}}"#
+        let server = try ReplayHTTPServer([.json(answer)])
+        let response = try await model(server).respond(to: Fixtures.question)
+        #expect(response.usage == TokenUsage(promptTokens: 2125, completionTokens: 3, cachedPromptTokens: 2000))
+    }
+
     @Test("a text answer is read with its stop reason")
     func textResponse() async throws {
         let server = try ReplayHTTPServer([.json(AnthropicWire.textAnswer)])
         let response = try await model(server).respond(to: Fixtures.question)
-        #expect(response == LanguageModelResponse(text: "There are 347 albums.", finishReason: "end_turn"))
+        #expect(response == LanguageModelResponse(
+            text: "There are 347 albums.", finishReason: "end_turn",
+            usage: TokenUsage(promptTokens: 25, completionTokens: 9, cachedPromptTokens: 0)))
         #expect(server.requests.first?.json["system"] == "Be brief.")
     }
 

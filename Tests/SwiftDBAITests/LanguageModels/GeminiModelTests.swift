@@ -241,7 +241,7 @@ struct GeminiModelTests {
     func textResponse() async throws {
         let server = try ReplayHTTPServer([.json(GeminiWire.textAnswer)])
         let response = try await model(server).respond(to: Fixtures.question)
-        #expect(response == LanguageModelResponse(text: "There are 347 albums.", finishReason: "STOP"))
+        #expect(response == LanguageModelResponse(text: "There are 347 albums.", finishReason: "STOP", usage: TokenUsage(promptTokens: 12, completionTokens: 7)))
         let sent = try #require(server.requests.first).json
         #expect(sent["tools"] == nil)
         #expect(sent["generationConfig"] == nil)

@@ -123,4 +123,35 @@ struct HTTPModelClientTests {
         #expect(texts == Array(repeating: "There are 347 albums.", count: 5))
         #expect(server.mostConcurrentRequests == 5)
     }
+
+    @Test("a request's own timeout replaces the model's, both longer and shorter")
+    func requestTimeout() async throws {
+        let slow = try ReplayHTTPServer([], whenExhausted: .json(OpenAIWire.textAnswer, delay: .milliseconds(1500)))
+        let impatient = OpenAICompatibleModel(
+            model: "qwen", transport: .asyncHTTPClient, baseURL: slow.url("v1"), timeout: .milliseconds(300), retryPolicy: .none)
+        var patient = Fixtures.question
+        patient.timeout = .seconds(20)
+        #expect(try await impatient.respond(to: patient).text == "There are 347 albums.")
+        #expect(await Self.timeoutSeconds(of: impatient, Fixtures.question) == 0.3)
+
+        let hung = try ReplayHTTPServer([], whenExhausted: .json(OpenAIWire.textAnswer, delay: .seconds(30)))
+        let lenient = OpenAICompatibleModel(
+            model: "qwen", transport: .asyncHTTPClient, baseURL: hung.url("v1"), timeout: .seconds(60), retryPolicy: .none)
+        var short = Fixtures.question
+        short.timeout = .milliseconds(300)
+        let start = ContinuousClock.now
+        #expect(await Self.timeoutSeconds(of: lenient, short) == 0.3)
+        #expect(ContinuousClock.now - start < .seconds(20), "a hang check, not a speed test")
+    }
+
+    /// The seconds a `.timeout` error reports, or nil when the request ends otherwise.
+    static func timeoutSeconds(of model: OpenAICompatibleModel, _ request: LanguageModelRequest) async -> Double? {
+        do {
+            _ = try await model.respond(to: request)
+            return nil
+        } catch {
+            guard case .timeout(_, let seconds) = error else { return nil }
+            return seconds
+        }
+    }
 }

@@ -127,7 +127,7 @@ struct OllamaModelTests {
     func textResponse() async throws {
         let server = try ReplayHTTPServer([.json(OllamaWire.textAnswer)])
         let response = try await model(server).respond(to: Fixtures.question)
-        #expect(response == LanguageModelResponse(text: "There are 347 albums.", finishReason: "stop"))
+        #expect(response == LanguageModelResponse(text: "There are 347 albums.", finishReason: "stop", usage: TokenUsage(promptTokens: 31, completionTokens: 9)))
     }
 
     @Test("a missing model is a 404 with Ollama's message")

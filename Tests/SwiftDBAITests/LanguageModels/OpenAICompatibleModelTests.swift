@@ -243,7 +243,14 @@ struct OpenAICompatibleModelTests {
     func textResponse() async throws {
         let server = try ReplayHTTPServer([.json(OpenAIWire.textAnswer)])
         let response = try await model(server, apiKey: nil).respond(to: Fixtures.question)
-        #expect(response == LanguageModelResponse(text: "There are 347 albums.", finishReason: "stop"))
+        #expect(response == LanguageModelResponse(text: "There are 347 albums.", finishReason: "stop", usage: TokenUsage(promptTokens: 40, completionTokens: 8)))
+    }
+
+    @Test("OpenAI's usage is read with its cached prompt tokens")
+    func usageWithCache() async throws {
+        let server = try ReplayHTTPServer([.json(OpenAIWire.toolCallAnswer)])
+        let response = try await model(server).respond(to: Fixtures.question)
+        #expect(response.usage == TokenUsage(promptTokens: 82, completionTokens: 18, cachedPromptTokens: 0))
     }
 
     @Test("a content_filter finish and a refusal are refused")

@@ -16,11 +16,14 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
     private var recorded: [LanguageModelRequest] = []
     /// Answers once the script is used up (nil: an unparseable-response error).
     private let fallback: Step?
+    /// The usage every answer reports.
+    private let usage: TokenUsage?
 
-    init(_ steps: [Step], capabilities: LanguageModelCapabilities = .textOnly, fallback: Step? = nil) {
+    init(_ steps: [Step], capabilities: LanguageModelCapabilities = .textOnly, fallback: Step? = nil, usage: TokenUsage? = nil) {
         self.steps = steps
         self.capabilities = capabilities
         self.fallback = fallback
+        self.usage = usage
     }
 
     var requests: [LanguageModelRequest] { lock.withLock { recorded } }
@@ -32,10 +35,11 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
         }
         switch step {
         case .text(let text):
-            return LanguageModelResponse(text: text)
+            return LanguageModelResponse(text: text, usage: usage)
         case .toolCall(let sql):
             let arguments = JSONValue.object(["sql": .string(sql)]).jsonText
-            return LanguageModelResponse(text: "", toolCalls: [LanguageModelToolCall(id: "call_1", name: "run_sql", arguments: arguments)])
+            return LanguageModelResponse(
+                text: "", toolCalls: [LanguageModelToolCall(id: "call_1", name: "run_sql", arguments: arguments)], usage: usage)
         case .failure(let error):
             throw error
         case nil:

@@ -42,11 +42,16 @@ final class HTTPModelClient: Sendable, CustomReflectable {
 
     /// Posts `body` as JSON to `url` and returns the JSON object the provider answered.
     ///
-    /// - Parameter headers: Extra headers (authentication, API version). `Content-Type` and
-    ///   `Accept` are set to JSON.
+    /// - Parameters:
+    ///   - headers: Extra headers (authentication, API version). `Content-Type` and `Accept` are
+    ///     set to JSON.
+    ///   - timeout: The longest each attempt may take, instead of ``timeout``; nil for ``timeout``.
     /// - Throws: ``LanguageModelError``: `.httpStatus` with the provider's message, `.rateLimited`,
     ///   `.timeout`, `.unreachable`, `.unparseableResponse`, `.cancelled`.
-    func postJSON(to url: URL, headers: [String: String], body: JSONValue) async throws(LanguageModelError) -> JSONValue {
+    func postJSON(
+        to url: URL, headers: [String: String], body: JSONValue, timeout: Duration? = nil
+    ) async throws(LanguageModelError) -> JSONValue {
+        let timeout = timeout.flatMap { $0 > .zero ? $0 : nil } ?? self.timeout
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let bodyData: Data
@@ -72,7 +77,7 @@ final class HTTPModelClient: Sendable, CustomReflectable {
             let failure: LanguageModelError
             let retryable: Bool
             var retryAfter: Duration?
-            switch await attempt(request) {
+            switch await attempt(request, timeout: timeout) {
             case .success(let reply) where (200..<300).contains(reply.status):
                 return try parse(reply.body)
             case .success(let reply):
@@ -85,7 +90,7 @@ final class HTTPModelClient: Sendable, CustomReflectable {
                 }
                 retryable = RetryPolicy.retryableStatuses.contains(reply.status) && !message.isQuotaExhausted
             case .failure(let transportError):
-                (failure, retryable) = languageModelError(for: transportError)
+                (failure, retryable) = languageModelError(for: transportError, timeout: timeout)
             }
             guard retryable, retriesMade < retryPolicy.maxRetries else { throw failure }
             let delay = retryPolicy.delay(beforeRetry: retriesMade, retryAfter: retryAfter)
@@ -108,9 +113,9 @@ final class HTTPModelClient: Sendable, CustomReflectable {
 
     // MARK: - One attempt
 
-    private func attempt(_ request: HTTPTransportRequest) async -> Result<HTTPTransportResponse, HTTPTransportError> {
+    private func attempt(_ request: HTTPTransportRequest, timeout: Duration) async -> Result<HTTPTransportResponse, HTTPTransportError> {
         do {
-            return .success(try await sendWithDeadline(request))
+            return .success(try await sendWithDeadline(request, timeout: timeout))
         } catch let error as HTTPTransportError {
             return .failure(error)
         } catch {
@@ -121,9 +126,8 @@ final class HTTPModelClient: Sendable, CustomReflectable {
     /// Sends the request; whichever comes first of the answer, the timeout and cancellation wins,
     /// at once, whatever the transport does. (The request runs in its own task, cancelled when it
     /// loses.)
-    private func sendWithDeadline(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+    private func sendWithDeadline(_ request: HTTPTransportRequest, timeout: Duration) async throws -> HTTPTransportResponse {
         let transport = self.transport
-        let timeout = self.timeout
         let outcome = FirstOutcome<HTTPTransportResponse>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -148,7 +152,7 @@ final class HTTPModelClient: Sendable, CustomReflectable {
     }
 
     /// The error a failed attempt reports, and whether it is worth another attempt.
-    private func languageModelError(for error: HTTPTransportError) -> (LanguageModelError, retryable: Bool) {
+    private func languageModelError(for error: HTTPTransportError, timeout: Duration) -> (LanguageModelError, retryable: Bool) {
         if Task.isCancelled {
             return (.cancelled, false)
         }

@@ -91,7 +91,7 @@ public struct AnthropicModel: HTTPLanguageModel, HostedLanguageModel {
         if let apiKey {
             headers["x-api-key"] = apiKey.secret
         }
-        let json = try await client.postJSON(to: endpoint, headers: headers, body: body)
+        let json = try await client.postJSON(to: endpoint, headers: headers, body: body, timeout: request.timeout)
         return try response(from: json, structuredTool: structuredTool)
     }
 
@@ -235,12 +235,20 @@ public struct AnthropicModel: HTTPLanguageModel, HostedLanguageModel {
                 continue  // thinking, redacted_thinking, server tool blocks
             }
         }
+        // Anthropic counts cached input apart: input_tokens is only what was read afresh.
+        let usage = TokenUsage.reported(in: json["usage"], prompt: "input_tokens", completion: "output_tokens").map { usage in
+            let cacheRead = json["usage"]?["cache_read_input_tokens"]?.intValue
+            let cacheWrite = json["usage"]?["cache_creation_input_tokens"]?.intValue ?? 0
+            return TokenUsage(
+                promptTokens: usage.promptTokens + (cacheRead ?? 0) + cacheWrite, completionTokens: usage.completionTokens,
+                cachedPromptTokens: cacheRead)
+        }
         if let structuredAnswer {
             if toolCalls.isEmpty, finishReason == "tool_use" {
                 finishReason = "end_turn"
             }
-            return LanguageModelResponse(text: structuredAnswer, toolCalls: toolCalls, finishReason: finishReason)
+            return LanguageModelResponse(text: structuredAnswer, toolCalls: toolCalls, finishReason: finishReason, usage: usage)
         }
-        return LanguageModelResponse(text: texts.joined(), toolCalls: toolCalls, finishReason: finishReason)
+        return LanguageModelResponse(text: texts.joined(), toolCalls: toolCalls, finishReason: finishReason, usage: usage)
     }
 }

@@ -77,7 +77,7 @@ public struct GeminiModel: HTTPLanguageModel, HostedLanguageModel {
         if let apiKey {
             headers["x-goog-api-key"] = apiKey.secret
         }
-        let json = try await client.postJSON(to: endpoint, headers: headers, body: body)
+        let json = try await client.postJSON(to: endpoint, headers: headers, body: body, timeout: request.timeout)
         return try response(from: json)
     }
 
@@ -218,7 +218,10 @@ public struct GeminiModel: HTTPLanguageModel, HostedLanguageModel {
                     id: identifier.text, name: name, arguments: (call["args"] ?? .object([:])).jsonText))
             }
         }
-        return LanguageModelResponse(text: text, toolCalls: toolCalls, finishReason: finishReason)
+        let usage = TokenUsage.reported(
+            in: json["usageMetadata"], prompt: "promptTokenCount", completion: "candidatesTokenCount",
+            cached: { $0["cachedContentTokenCount"] })
+        return LanguageModelResponse(text: text, toolCalls: toolCalls, finishReason: finishReason, usage: usage)
     }
 
     /// A ``LanguageModelToolCall/id`` for Gemini: the provider's call id (or a generated one) and the thought

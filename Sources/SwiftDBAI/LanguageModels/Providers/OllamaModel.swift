@@ -72,7 +72,7 @@ public struct OllamaModel: HTTPLanguageModel {
         if let apiKey {
             headers["Authorization"] = "Bearer \(apiKey.secret)"
         }
-        let json = try await client.postJSON(to: endpoint, headers: headers, body: body)
+        let json = try await client.postJSON(to: endpoint, headers: headers, body: body, timeout: request.timeout)
         return try response(from: json)
     }
 
@@ -146,6 +146,7 @@ public struct OllamaModel: HTTPLanguageModel {
         let toolCalls = try ProviderWire.functionCalls(in: message, client: client)
         return LanguageModelResponse(
             text: message["content"]?.stringValue ?? "", toolCalls: toolCalls,
-            finishReason: json["done_reason"]?.stringValue)
+            finishReason: json["done_reason"]?.stringValue,
+            usage: TokenUsage.reported(in: json, prompt: "prompt_eval_count", completion: "eval_count"))
     }
 }

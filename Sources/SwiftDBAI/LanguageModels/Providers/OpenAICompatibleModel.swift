@@ -124,7 +124,7 @@ public struct OpenAICompatibleModel: HTTPLanguageModel, HostedLanguageModel {
         }
         let json: JSONValue
         do {
-            json = try await client.postJSON(to: endpoint, headers: headers, body: try requestBody(for: request, style: style))
+            json = try await client.postJSON(to: endpoint, headers: headers, body: try requestBody(for: request, style: style), timeout: request.timeout)
         } catch {
             guard style == .jsonSchema, !isOpenAI, case .jsonSchema = request.responseFormat,
                 capabilities.structuredOutput, case .httpStatus(_, let status, let message) = error,
@@ -132,7 +132,8 @@ public struct OpenAICompatibleModel: HTTPLanguageModel, HostedLanguageModel {
             else { throw error }
             styleFallback.activate()
             json = try await client.postJSON(
-                to: endpoint, headers: headers, body: try requestBody(for: request, style: .jsonObjectWithSchema))
+                to: endpoint, headers: headers, body: try requestBody(for: request, style: .jsonObjectWithSchema),
+                timeout: request.timeout)
         }
         return try response(from: json)
     }
@@ -226,6 +227,9 @@ public struct OpenAICompatibleModel: HTTPLanguageModel, HostedLanguageModel {
             text = ""
         }
         let toolCalls = try ProviderWire.functionCalls(in: message, client: client)
-        return LanguageModelResponse(text: text, toolCalls: toolCalls, finishReason: finishReason)
+        let usage = TokenUsage.reported(
+            in: json["usage"], prompt: "prompt_tokens", completion: "completion_tokens",
+            cached: { $0["prompt_tokens_details"]?["cached_tokens"] })
+        return LanguageModelResponse(text: text, toolCalls: toolCalls, finishReason: finishReason, usage: usage)
     }
 }
