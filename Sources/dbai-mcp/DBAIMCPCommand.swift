@@ -98,7 +98,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     var llmSampleRows: Int = ChatConfiguration().sampleRowCount
 
     @Option(name: .customLong("llm-sql-output"), help: ArgumentHelp(
-        "How the model hands over SQL: automatic, structured, tool or text.", valueName: "mode"))
+        "How the model hands over SQL: automatic (text for openai-compatible and ollama, else structured), structured, tool or text.", valueName: "mode"))
     var llmSQLOutput: ChatConfiguration.SQLOutputMode = .automatic
 
     @Option(name: .customLong("llm-summary"), help: ArgumentHelp(
@@ -203,9 +203,12 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         var languageModel: (any LanguageModel)?
+        var preferredSQLOutput = ChatConfiguration.SQLOutputMode.automatic
         if let llm {
             do {
-                languageModel = try LanguageModelSpecifier(parsing: llm, baseURL: llmBaseURL)
+                let specifier = try LanguageModelSpecifier(parsing: llm, baseURL: llmBaseURL)
+                preferredSQLOutput = specifier.preferredSQLOutput
+                languageModel = try specifier
                     .makeModel(
                         environment: ProcessInfo.processInfo.environment, transport: .asyncHTTPClient,
                         timeout: .seconds(llmTimeoutSeconds))
@@ -224,7 +227,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             }
         }
         var chat = ChatConfiguration()
-        chat.sqlOutput = llmSQLOutput
+        chat.sqlOutput = llmSQLOutput == .automatic ? preferredSQLOutput : llmSQLOutput
         chat.summary = llmSummary
         chat.sampleRowCount = llmSampleRows
         chat.firstRequestTimeout = .seconds(max(llmFirstTimeoutSeconds, llmTimeoutSeconds))

@@ -105,6 +105,7 @@ class FakeOpenAI(BaseHTTPRequestHandler):
 @pytest.fixture
 def fake_openai() -> str:
     FakeOpenAI.requests = []
+    FakeOpenAI.sql = "SELECT COUNT(*) AS tracks FROM Track"
     server = ThreadingHTTPServer(("127.0.0.1", 0), FakeOpenAI)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -131,7 +132,8 @@ async def test_ask_with_an_openai_compatible_model(dbai_bin: Path, chinook: Path
     sql_requests = [r for r in FakeOpenAI.requests if "<data>" not in r["body"]["messages"][-1]["content"]]
     assert all(r["path"] == "/v1/chat/completions" for r in FakeOpenAI.requests)
     assert all(r["body"]["model"] == "local-model" for r in FakeOpenAI.requests)
-    assert sql_requests[0]["body"]["response_format"]["type"] in ("json_schema", "json_object")
+    # A local server is asked for plain SQL: a JSON schema costs a CPU model time per answer.
+    assert "response_format" not in sql_requests[0]["body"]
     assert FakeOpenAI.requests[0]["authorization"] is None  # no key configured, none sent
     # The follow-up carried the first question and its SQL.
     follow_messages = [m["content"] for m in sql_requests[1]["body"]["messages"]]
@@ -291,3 +293,11 @@ async def test_progress_while_the_model_reads_the_prompt(dbai_bin: Path, chinook
         SlowOpenAI.delay = 2.5
     assert any("reading the schema for the first time and writing SQL" in message for message in messages), messages
     assert any("summarizing the result" in message for message in messages), messages
+
+
+async def test_structured_sql_output_when_asked(dbai_bin: Path, chinook: Path, fake_openai: str) -> None:
+    async with connect(
+        dbai_bin, chinook, "--llm", "openai-compatible:m", "--llm-base-url", fake_openai, "--llm-sql-output", "structured",
+    ) as connection:
+        assert assert_tool_ok(await connection.call("ask", {"question": "How many tracks are there?"}))["rows"] == [[3503]]
+    assert FakeOpenAI.requests[0]["body"]["response_format"]["type"] in ("json_schema", "json_object")

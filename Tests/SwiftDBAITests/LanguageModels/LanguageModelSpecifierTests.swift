@@ -122,4 +122,14 @@ struct LanguageModelSpecifierTests {
         #expect(message.contains(variable))
         #expect(!message.contains("abc-key"))
     }
+
+    @Test("servers that usually run the model locally are asked for plain SQL, hosted providers for structured output")
+    func preferredSQLOutput() throws {
+        let local = try LanguageModelSpecifier(parsing: "openai-compatible:qwen", baseURL: "http://127.0.0.1:8088/v1")
+        #expect(local.preferredSQLOutput == .text)
+        #expect(try LanguageModelSpecifier(parsing: "ollama:qwen2.5-coder").preferredSQLOutput == .text)
+        for hosted in ["openai:gpt-4o-mini", "anthropic:claude-sonnet-4-5", "gemini:gemini-2.5-flash"] {
+            #expect(try LanguageModelSpecifier(parsing: hosted).preferredSQLOutput == .automatic)
+        }
+    }
 }
