@@ -100,7 +100,7 @@ public actor ChatEngine {
     /// - Throws: ``ChatError/database(_:)`` when the schema cannot be read, ``ChatError/model(_:)``
     ///   when the model fails.
     public func warmUp() async throws(ChatError) {
-        let system = try await systemMessage()
+        let system = systemMessage(for: try await currentPromptSchema())
         guard !readPrompts.contains(system.content) else { return }
         let request = LanguageModelRequest(
             messages: [system, .user(ChatPrompt.question("How many rows are there?"))],
@@ -135,8 +135,8 @@ public actor ChatEngine {
         let question = question.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !question.isEmpty else { throw .emptyQuestion }
         meter = UsageMeter()
-        let system = try await systemMessage()
         let prompt = try await currentPromptSchema()
+        let system = systemMessage(for: prompt)
         var messages = [system]
         for turn in turns.suffix(configuration.historyWindow) {
             messages.append(.user(ChatPrompt.question(turn.question)))
@@ -144,7 +144,8 @@ public actor ChatEngine {
         }
         let historyCount = messages.count
         let tables = try await selectedTables(for: question, in: prompt)
-        let hints = await valueHints(for: question, schema: prompt.schema)
+        let found = await storedValues(namedIn: question, schema: prompt.schema)
+        let hints = valueHints(for: question, schema: prompt.schema, found: found)
         messages.append(.user(ChatPrompt.question(question, tables: tables, hints: hints)))
 
         var lastFailure: (sql: String, error: SwiftDBAIError)?
@@ -183,7 +184,7 @@ public actor ChatEngine {
                     let settled = Settled(sql: repaired, outcome: outcome, conversation: messages + [.assistant(repaired)], attempts: attempt)
                     return await answer(question, settled)
                 }
-                if !focused, let focus = await focusedQuestion(question, schema: prompt.schema) {
+                if !focused, let focus = await focusedQuestion(question, schema: prompt.schema, found: found) {
                     // Ask afresh with only the linked tables and what the question names.
                     focused = true
                     fresh = true
@@ -375,9 +376,8 @@ public actor ChatEngine {
     }
 
     /// The system message: rules and the stable part of the schema.
-    private func systemMessage() async throws(ChatError) -> ChatMessage {
-        let prompt = try await currentPromptSchema()
-        return .system(ChatPrompt.system(schema: prompt.stable, allowsWrites: executor.policy.allowlist.allowsWrites))
+    private func systemMessage(for prompt: PromptSchema) -> ChatMessage {
+        .system(ChatPrompt.system(schema: prompt.stable, allowsWrites: executor.policy.allowlist.allowsWrites))
     }
 
     /// The schema prompt of the current schema version, built once per version.

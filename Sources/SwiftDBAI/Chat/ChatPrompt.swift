@@ -69,20 +69,15 @@ enum ChatPrompt {
 
     /// One line per table: its columns, with `→ Table` after each foreign-key column.
     static func schemaMap(_ schema: DatabaseSchema) -> String {
-        schema.tables.map { table in
+        let name = SQLIdentifier.quotedIfNeeded
+        return schema.tables.map { table in
             let columns = table.columns.filter { $0.visibility != .hidden }.map { column in
-                let target = table.foreignKeys.first { $0.columns.count == 1 && SQLIdentifier.same($0.columns[0], column.name) }
-                return written(column.name) + (target.map { " → " + written($0.referencedTable) + ($0.referencedColumns.first.map { "." + written($0) } ?? "") } ?? "")
+                guard let key = table.foreignKeys.first(where: { $0.columns.count == 1 && SQLIdentifier.same($0.columns[0], column.name) })
+                else { return name(column.name) }
+                return name(column.name) + " → " + name(key.referencedTable) + (key.referencedColumns.first.map { "." + name($0) } ?? "")
             }
-            return "\(written(table.name))(\(columns.joined(separator: ", ")))"
+            return "\(name(table.name))(\(columns.joined(separator: ", ")))"
         }.joined(separator: "\n")
-    }
-
-    /// A name as SQL must write it: quoted when it is not a plain identifier ("Order Details").
-    static func written(_ name: String) -> String {
-        let plain = name.first.map { $0 == "_" || $0.isASCII && $0.isLetter } == true
-            && name.allSatisfy { $0 == "_" || $0.isASCII && ($0.isLetter || $0.isNumber) }
-        return plain ? name : SQLIdentifier.quote(name)
     }
 
     static let noSQLRetry = "Reply with one SQLite statement only, with no other text."

@@ -9,6 +9,14 @@ package enum SQLIdentifier {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// The name as SQL must write it: bare when it is a plain identifier (ASCII letters, digits
+    /// and `_`, not starting with a digit), else quoted (`"Order Details"`).
+    package static func quotedIfNeeded(_ name: String) -> String {
+        let plain = name.first.map { $0 == "_" || $0.isASCII && $0.isLetter } == true
+            && name.allSatisfy { $0 == "_" || $0.isASCII && ($0.isLetter || $0.isNumber) }
+        return plain ? name : quote(name)
+    }
+
     /// Folds ASCII letters to lower case, as SQLite does when it compares identifiers.
     ///
     /// SQLite folds only ASCII: `Ä` and `ä` name different tables.
