@@ -6,10 +6,15 @@
 /// keys and sample rows; compact lines for large schemas, `PromptSchema`) that stays the same
 /// from question to question, so a model server's prompt cache keeps it → the question, after
 /// what is particular to it (the stored values it names; for large schemas, its tables in full)
-/// → SQL from a structured answer, a tool call or text → the same classifier, policy and
-/// confirmation as every tool → on a compile or SQLite error (bounded retries): a column on the
-/// wrong table alias or a name with spaces left unquoted is repaired without a model call
-/// (`ColumnQualifierRepair`, `UnquotedNameRepair`), then the question is asked afresh with only
+/// → SQL from a structured answer, a tool call or text → corrections of statements that run
+/// (`EntityGrouping`: grouping by a name gets the key; `HavingAliasCorrection`: HAVING uses the
+/// aggregate its alias names, not a column of that name; `UnusedJoinRemoval`: a plain list loses
+/// a join it neither uses nor names) → the same classifier, policy and confirmation as every tool
+/// → on a compile or SQLite error (bounded retries): known mistakes are repaired without a model
+/// call, up to three in a row (a column on the wrong table alias, a name with spaces left
+/// unquoted, a join that skips a table, a function of another dialect:
+/// `ColumnQualifierRepair`, `UnquotedNameRepair`, `JoinBridgeRepair`, `ForeignFunctionRepair`),
+/// then the question is asked afresh with only
 /// the tables it links to, the stored values it names and the joins between them
 /// (`SchemaLinker`), then the error is fed back in that conversation; a read that returns no
 /// rows gets one more look → execution → summary, asked in the same conversation so only the
@@ -162,11 +167,12 @@ public actor ChatEngine {
             fresh = false
             stepObserver?(.writingSQL(attempt: attempt, readingPrompt: !readPrompts.contains(system.content)))
             let response = try await respond(to: request)
-            guard let sql = SQLExtractor.sql(in: response) else {
+            guard let written = SQLExtractor.sql(in: response) else {
                 messages.append(.assistant(response.text))
                 messages.append(.user(ChatPrompt.noSQLRetry))
                 continue
             }
+            let sql = Self.corrected(written, question: question, schema: prompt.schema)
             do {
                 stepObserver?(.runningSQL(attempt: attempt))
                 let outcome = try await run(sql)
@@ -179,8 +185,7 @@ public actor ChatEngine {
                 messages = settled.conversation + [Self.reply(ChatPrompt.emptyResult, to: settled.conversation)]
             } catch where Self.isRetryable(error) {
                 lastFailure = (sql, error)
-                if let repaired = Self.repair(sql, error: error, schema: prompt.schema),
-                   let outcome = try? await run(repaired, readsOnly: true) {
+                if let (repaired, outcome) = await repairedOutcome(of: sql, error: error, question: question, schema: prompt.schema) {
                     let settled = Settled(sql: repaired, outcome: outcome, conversation: messages + [.assistant(repaired)], attempts: attempt)
                     return await answer(question, settled)
                 }
@@ -253,11 +258,50 @@ public actor ChatEngine {
     }
 
     /// The statement with a known small-model mistake repaired, or nil: a column qualified with
-    /// the wrong alias, a name with spaces left unquoted.
+    /// the wrong alias, a name with spaces left unquoted, a join that skips a table, a function of
+    /// another SQL dialect.
     private static func repair(_ sql: String, error: SwiftDBAIError, schema: DatabaseSchema) -> String? {
         let message = error.description
         return ColumnQualifierRepair.repair(sql, error: message, schema: schema)
             ?? UnquotedNameRepair.repair(sql, error: message, schema: schema)
+            ?? JoinBridgeRepair.repair(sql, error: message, schema: schema)
+            ?? ForeignFunctionRepair.repair(sql, error: message, schema: schema)
+    }
+
+    /// The model's statement with the mistakes that still run corrected: grouping by a name
+    /// (`EntityGrouping`), a HAVING that names a column where it means an aggregate's alias
+    /// (`HavingAliasCorrection`), a join a plain list neither uses nor names (`UnusedJoinRemoval`).
+    private static func corrected(_ sql: String, question: String, schema: DatabaseSchema) -> String {
+        var sql = sql
+        sql = EntityGrouping.rewritten(sql, schema: schema) ?? sql
+        sql = HavingAliasCorrection.rewritten(sql, schema: schema) ?? sql
+        return UnusedJoinRemoval.rewritten(sql, question: question, schema: schema) ?? sql
+    }
+
+    /// The most repairs applied in a row to one statement: a statement often has two mistakes
+    /// (a name left unquoted and a join that skips a table).
+    static let maxRepairs = 3
+
+    /// A failed statement repaired without a model call, and what it read: repairs are applied
+    /// one after the other while each fixes the error at hand and the next error is one a repair
+    /// knows. Nil when no repair applies or the repaired statement still fails. Repaired
+    /// statements may only read.
+    private func repairedOutcome(
+        of sql: String, error: SwiftDBAIError, question: String, schema: DatabaseSchema
+    ) async -> (sql: String, outcome: Outcome)? {
+        var (current, currentError) = (sql, error)
+        for _ in 0..<Self.maxRepairs {
+            guard var repaired = Self.repair(current, error: currentError, schema: schema) else { return nil }
+            repaired = Self.corrected(repaired, question: question, schema: schema)
+            do {
+                return (repaired, try await run(repaired, readsOnly: true))
+            } catch where Self.isRetryable(error) {
+                (current, currentError) = (repaired, error)
+            } catch {
+                return nil
+            }
+        }
+        return nil
     }
 
     /// SQL that did not compile or failed in SQLite may be fixed by the model; a policy refusal,

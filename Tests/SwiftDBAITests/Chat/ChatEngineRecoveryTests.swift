@@ -38,7 +38,7 @@ struct ChatEngineRecoveryTests {
     func focusedThenFeedback() async throws {
         let model = ScriptedModel([
             .text("SELECT name FROM band"),
-            .text("SELECT album.name FROM album"),
+            .text("SELECT album.label FROM album"),
             .text("SELECT title FROM album WHERE year = 1989"),
         ])
         let (engine, _) = try engine(model)
@@ -48,7 +48,7 @@ struct ChatEngineRecoveryTests {
         let last = try #require(model.requests.last)
         #expect(last.messages.count == 4)
         #expect(last.messages[1].content.hasPrefix("Use only these tables:"))
-        #expect(last.messages[3].content.contains("no such column: album.name"))
+        #expect(last.messages[3].content.contains("no such column: album.label"))
         #expect(last.options.temperature == 0.4)
     }
 

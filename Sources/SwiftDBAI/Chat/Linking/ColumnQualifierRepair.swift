@@ -47,38 +47,10 @@ enum ColumnQualifierRepair {
 
     /// Each table after FROM, JOIN or a comma of a FROM list, with its alias (or its own name).
     static func aliases(in tokens: [SQLTokens.Token], schema: DatabaseSchema) -> [(alias: String, table: String)] {
-        let stops: Set<String> = [
-            "on", "using", "where", "join", "inner", "left", "right", "full", "cross", "natural", "outer", "group",
-            "order", "limit", "having", "window", "union", "except", "intersect", "as", "indexed", "not",
-        ]
-        var entries: [(alias: String, table: String)] = []
-        var index = 0
-        while index < tokens.count {
-            guard tokens[index].isKeyword("from") || tokens[index].isKeyword("join") else { index += 1; continue }
-            index += 1
-            while index < tokens.count, tokens[index].kind != .symbol {
-                var table = tokens[index].text
-                index += 1
-                if index + 1 < tokens.count, tokens[index].text == ".", tokens[index + 1].kind != .symbol {
-                    table = tokens[index + 1].text
-                    index += 2
-                }
-                if index < tokens.count, tokens[index].isKeyword("as") { index += 1 }
-                var alias = table
-                if index < tokens.count, tokens[index].kind != .symbol,
-                   !(tokens[index].kind == .word && stops.contains(SQLIdentifier.foldCase(tokens[index].text))) {
-                    alias = tokens[index].text
-                    index += 1
-                }
-                if let known = schema.table(named: table) { entries.append((alias, known.name)) }
-                guard index < tokens.count, tokens[index].text == "," else { break }
-                index += 1
-            }
-        }
-        return entries
+        TableReference.all(in: tokens, schema: schema).map { ($0.alias, $0.table) }
     }
 
-    private static func neighbours(of table: TableSchema, in schema: DatabaseSchema) -> [TableSchema] {
+    static func neighbours(of table: TableSchema, in schema: DatabaseSchema) -> [TableSchema] {
         let referenced = table.foreignKeys.compactMap { schema.table(named: $0.referencedTable) }
         let referencing = schema.tables.filter { other in
             other.foreignKeys.contains { SQLIdentifier.same($0.referencedTable, table.name) }

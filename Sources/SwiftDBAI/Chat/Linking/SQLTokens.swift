@@ -64,6 +64,17 @@ struct SQLTokens {
         self.tokens = tokens
     }
 
+    /// The index of the first `keyword` outside parentheses, or nil.
+    static func topLevelIndex(of keyword: String, in tokens: [Token]) -> Int? {
+        var depth = 0
+        for (index, token) in tokens.enumerated() {
+            if token.kind == .symbol, token.text == "(" { depth += 1 }
+            if token.kind == .symbol, token.text == ")" { depth -= 1 }
+            if depth == 0, token.isKeyword(keyword) { return index }
+        }
+        return nil
+    }
+
     private static func closingQuote(of character: Character) -> Character? {
         switch character {
         case "\"": "\""

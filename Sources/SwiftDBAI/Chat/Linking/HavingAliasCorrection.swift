@@ -1,0 +1,77 @@
+/// Makes HAVING use the aggregate the model named: in `SELECT SUM(l.Price) AS Total … FROM
+/// Invoice i … HAVING Total > 45`, SQLite binds `Total` to the column `Invoice.Total` of some
+/// row of the group, not to the alias, and the filter is silently wrong. The statement becomes
+/// `HAVING (SUM(l.Price)) > 45`.
+///
+/// Applied only to a SELECT whose result column `expression AS name` holds an aggregate function
+/// and whose name is also a column of a table of the statement, to bare uses of that name in the
+/// outermost HAVING clause. The rewritten statement goes through the classifier and policy like
+/// any other.
+enum HavingAliasCorrection {
+    static func rewritten(_ sql: String, schema: DatabaseSchema) -> String? {
+        let tokens = SQLTokens(sql).tokens
+        guard let first = tokens.first, first.isKeyword("select"),
+              let from = SQLTokens.topLevelIndex(of: "from", in: tokens),
+              let having = SQLTokens.topLevelIndex(of: "having", in: tokens), from < having
+        else { return nil }
+        let tables = TableReference.all(in: tokens, schema: schema).compactMap { schema.table(named: $0.table) }
+        let shadowing = aggregateAliases(in: tokens, before: from, sql: sql).filter { alias in
+            tables.contains { $0.column(named: alias.name) != nil }
+        }
+        guard !shadowing.isEmpty else { return nil }
+
+        var edits: [(range: Range<String.Index>, text: String)] = []
+        var depth = 0
+        let ends: Set<String> = ["order", "limit", "window", "union", "except", "intersect"]
+        for index in (having + 1)..<tokens.count {
+            let token = tokens[index]
+            if token.kind == .symbol, token.text == "(" { depth += 1 }
+            if token.kind == .symbol, token.text == ")" {
+                if depth == 0 { break }
+                depth -= 1
+            }
+            if depth == 0, token.kind == .word, ends.contains(SQLIdentifier.foldCase(token.text)) { break }
+            guard token.kind != .symbol,
+                  index == 0 || tokens[index - 1].text != ".",
+                  index + 1 >= tokens.count || (tokens[index + 1].text != "." && tokens[index + 1].text != "("),
+                  let alias = shadowing.first(where: { token.names($0.name) }) else { continue }
+            edits.append((token.range, "(\(alias.expression))"))
+        }
+        guard !edits.isEmpty else { return nil }
+        var result = sql
+        for edit in edits.reversed() {
+            result.replaceSubrange(edit.range, with: edit.text)
+        }
+        return result
+    }
+
+    /// The result columns written `expression AS name` whose expression calls an aggregate.
+    private static func aggregateAliases(
+        in tokens: [SQLTokens.Token], before from: Int, sql: String
+    ) -> [(name: String, expression: String)] {
+        let aggregates: Set<String> = ["sum", "count", "avg", "min", "max", "total", "group_concat"]
+        var items: [Range<Int>] = []
+        var start = tokens.count > 1 && (tokens[1].isKeyword("distinct") || tokens[1].isKeyword("all")) ? 2 : 1
+        var depth = 0
+        for index in start..<from {
+            let token = tokens[index]
+            if token.kind == .symbol, token.text == "(" { depth += 1 }
+            if token.kind == .symbol, token.text == ")" { depth -= 1 }
+            if depth == 0, token.kind == .symbol, token.text == "," {
+                items.append(start..<index)
+                start = index + 1
+            }
+        }
+        items.append(start..<from)
+        return items.compactMap { item in
+            guard item.count >= 3, tokens[item.upperBound - 2].isKeyword("as"), tokens[item.upperBound - 1].kind != .symbol,
+                  tokens[item.lowerBound..<(item.upperBound - 2)].indices.contains(where: { index in
+                      tokens[index].kind == .word && aggregates.contains(SQLIdentifier.foldCase(tokens[index].text))
+                          && index + 1 < tokens.count && tokens[index + 1].text == "("
+                  })
+            else { return nil }
+            let expression = sql[tokens[item.lowerBound - 1].range.upperBound..<tokens[item.upperBound - 2].range.lowerBound]
+            return (tokens[item.upperBound - 1].text, expression.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+}

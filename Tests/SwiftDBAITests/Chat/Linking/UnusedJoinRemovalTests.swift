@@ -1,0 +1,59 @@
+import Testing
+@testable import SwiftDBAI
+
+@Suite("Removing a join that only repeats rows")
+struct UnusedJoinRemovalTests {
+    static func chinook() async throws -> DatabaseSchema {
+        try await SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite")).schema()
+    }
+
+    @Test("a referring table joined for nothing is removed: each row once, rows without matches kept")
+    func removed() async throws {
+        let schema = try await Self.chinook()
+        let sql = "SELECT T1.FirstName, T1.LastName FROM Customer AS T1 INNER JOIN Invoice AS T2 ON T1.CustomerId = T2.CustomerId WHERE T1.City = 'Prague'"
+        let rewritten = try #require(UnusedJoinRemoval.rewritten(sql, question: "Which customers live in Prague?", schema: schema))
+        #expect(rewritten == "SELECT T1.FirstName, T1.LastName FROM Customer AS T1 WHERE T1.City = 'Prague'")
+        let executor = try SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite"))
+        #expect(try await executor.query(sql).rowCount == 14)
+        #expect(try await executor.query(rewritten).rowCount == 2)
+
+        let middle = try #require(UnusedJoinRemoval.rewritten(
+            "SELECT a.Title FROM Album a JOIN Track t ON t.AlbumId = a.AlbumId JOIN Artist r ON r.ArtistId = a.ArtistId WHERE r.Name = 'AC/DC' ORDER BY a.Title",
+            question: "List all albums by AC/DC.", schema: schema))
+        #expect(middle == "SELECT a.Title FROM Album a JOIN Artist r ON r.ArtistId = a.ArtistId WHERE r.Name = 'AC/DC' ORDER BY a.Title")
+        #expect(try await executor.query(middle).rowCount == 2)
+    }
+
+    @Test("kept: the question names the table, its columns are used, DISTINCT or aggregates, LEFT joins, the referred table")
+    func kept() async throws {
+        let schema = try await Self.chinook()
+        let join = "SELECT c.FirstName FROM Customer c JOIN Invoice i ON i.CustomerId = c.CustomerId"
+        let unchanged: [(sql: String, question: String)] = [
+            (join, "Which customers have invoices?"),
+            (join + " WHERE i.Total > 20", "Which customers spent over 20 at once?"),
+            ("SELECT DISTINCT c.FirstName FROM Customer c JOIN Invoice i ON i.CustomerId = c.CustomerId", "Who has bought something?"),
+            ("SELECT c.City, COUNT(*) FROM Customer c JOIN Invoice i ON i.CustomerId = c.CustomerId GROUP BY c.City", "Which city has the most customers?"),
+            ("SELECT c.FirstName FROM Customer c LEFT JOIN Invoice i ON i.CustomerId = c.CustomerId", "List the customers."),
+            ("SELECT i.Total FROM Invoice i JOIN Customer c ON i.CustomerId = c.CustomerId", "List the totals."),
+            ("SELECT * FROM Customer c JOIN Invoice i ON i.CustomerId = c.CustomerId", "Show customers."),
+            ("SELECT c.FirstName FROM Customer c JOIN Invoice i ON i.CustomerId = c.CustomerId AND i.Total > 5", "List the customers."),
+            ("SELECT c.FirstName, BillingCity FROM Customer c JOIN Invoice i ON i.CustomerId = c.CustomerId", "List the customers."),
+            ("SELECT c.FirstName FROM Customer c JOIN Invoice i ON i.CustomerId = c.CustomerId WHERE c.CustomerId IN (SELECT 1)", "List them."),
+        ]
+        for (sql, question) in unchanged {
+            #expect(UnusedJoinRemoval.rewritten(sql, question: question, schema: schema) == nil, "\(sql)")
+        }
+    }
+
+    @Test("the engine answers the list once per row")
+    func inEngine() async throws {
+        let model = ScriptedModel([
+            .text("SELECT T1.FirstName FROM Customer AS T1 JOIN Invoice AS T2 ON T1.CustomerId = T2.CustomerId WHERE T1.City = 'Prague'")
+        ])
+        let engine = ChatEngine(
+            executor: try SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite")), model: model, configuration: ChatEngineTests.noSummary)
+        let response = try await engine.send("Which customers live in Prague?")
+        #expect(response.queryResult?.rowCount == 2)
+        #expect(!response.sql.contains("Invoice"))
+    }
+}
