@@ -59,9 +59,10 @@ struct AsyncHTTPClientTransportTests {
 
     @Test("nothing listening is connection_refused, at once")
     func refused() async throws {
-        let port = try ReplayHTTPServer.unusedPort()
-        let request = HTTPTransportRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/v1")))
+        let refusing = try ReplayHTTPServer.RefusingPort()
+        let request = HTTPTransportRequest(url: try #require(URL(string: "http://127.0.0.1:\(refusing.port)/v1")))
         #expect(await failure(of: request, timeout: .seconds(60))?.code == .connectionRefused)
+        withExtendedLifetime(refusing) {}
     }
 
     @Test("an answer slower than the timeout is timed_out")

@@ -118,8 +118,9 @@ struct ProviderFailureTests {
 
     @Test("a port where nothing listens is unreachable, after the retries", arguments: ProviderKind.allCases)
     func connectionRefused(provider: ProviderKind) async throws {
-        let port = try ReplayHTTPServer.unusedPort()
-        let baseURL = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        let refusing = try ReplayHTTPServer.RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let baseURL = try #require(URL(string: "http://127.0.0.1:\(refusing.port)"))
         let model = provider.model(
             baseURL: baseURL, apiKey: Fixtures.apiKey, timeout: .seconds(5), retryPolicy: Fixtures.fastRetry)
         let error = await caughtModelError(model, Fixtures.question)

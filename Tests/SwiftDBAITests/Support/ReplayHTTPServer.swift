@@ -85,7 +85,7 @@ final class ReplayHTTPServer: @unchecked Sendable {
         self.script = script
         self.whenExhausted = whenExhausted
         self.holdUntilConcurrent = holdUntilConcurrent
-        (listener, port) = try Self.openListener()
+        (listener, port) = try Self.openSocket(listening: true)
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "ReplayHTTPServer:\(port)"
         thread.start()
@@ -138,11 +138,21 @@ final class ReplayHTTPServer: @unchecked Sendable {
         _ = close(listener)
     }
 
-    /// A port on 127.0.0.1 where nothing listens (it was free a moment ago).
-    static func unusedPort() throws -> UInt16 {
-        let (socket, port) = try openListener()
-        _ = close(socket)
-        return port
+    /// A port on 127.0.0.1 that refuses connections for as long as the value lives: the port is
+    /// bound but nothing listens on it. Holding it bound keeps the system from giving it to a
+    /// server of a test running at the same time (a port merely closed could be handed out again
+    /// and answer).
+    final class RefusingPort: @unchecked Sendable {
+        let port: UInt16
+        private let socket: Int32
+
+        init() throws {
+            (socket, port) = try ReplayHTTPServer.openSocket(listening: false)
+        }
+
+        deinit {
+            _ = close(socket)
+        }
     }
 
     // MARK: - Sockets
@@ -153,15 +163,18 @@ final class ReplayHTTPServer: @unchecked Sendable {
         var description: String { "\(call) failed: errno \(code)" }
     }
 
-    private static func openListener() throws -> (Int32, UInt16) {
+    /// A TCP socket bound to a port of 127.0.0.1 the system picks, listening or not.
+    fileprivate static func openSocket(listening: Bool) throws -> (Int32, UInt16) {
         #if os(Linux)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw SocketError(call: "socket", code: errno) }
-        var reuse: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        if listening {
+            var reuse: Int32 = 1
+            _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(0).bigEndian
@@ -174,7 +187,7 @@ final class ReplayHTTPServer: @unchecked Sendable {
             _ = close(fd)
             throw SocketError(call: "bind", code: code)
         }
-        guard listen(fd, 128) == 0 else {
+        guard !listening || listen(fd, 128) == 0 else {
             let code = errno
             _ = close(fd)
             throw SocketError(call: "listen", code: code)
