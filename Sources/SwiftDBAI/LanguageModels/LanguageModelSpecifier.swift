@@ -42,6 +42,11 @@ public struct LanguageModelSpecifier: Sendable, Hashable, CustomStringConvertibl
 
     /// The provider.
     public var provider: Provider
+    /// The model name, as the provider knows it.
+    public var model: String
+    /// The base URL, replacing the provider's default; required for `openai-compatible`.
+    public var baseURL: URL?
+
     /// How a ``ChatEngine`` best asks this provider for SQL: plain text for the servers that
     /// usually run the model on the same machine (`openai-compatible`, `ollama`), where holding
     /// the answer to a JSON schema costs a CPU model a second or more per answer and the bare
@@ -54,10 +59,6 @@ public struct LanguageModelSpecifier: Sendable, Hashable, CustomStringConvertibl
         case .openAI, .anthropic, .gemini: .automatic
         }
     }
-    /// The model name, as the provider knows it.
-    public var model: String
-    /// The base URL, replacing the provider's default; required for `openai-compatible`.
-    public var baseURL: URL?
 
     /// Creates a specifier.
     ///

@@ -19,6 +19,16 @@ enum TestDatabase {
         sampleDataDirectory.appendingPathComponent(fileName).path
     }
 
+    /// An executor over the bundled Chinook database (read-only policy).
+    static func chinook() throws -> SQLExecutor {
+        try SQLExecutor(path: samplePath("chinook.sqlite"))
+    }
+
+    /// The schema of the bundled Chinook database.
+    static func chinookSchema() async throws -> DatabaseSchema {
+        try await chinook().schema()
+    }
+
     /// A new in-memory database holding the objects of `ddl` (foreign keys enforced).
     static func inMemory(_ ddl: String = "") throws -> DatabaseQueue {
         let dbQueue = try DatabaseQueue()

@@ -24,15 +24,12 @@ enum ColumnQualifierRepair {
         }) {
             return nil
         }
-        var repaired = sql
-        var replaced = false
-        for index in tokens.indices.reversed() where index + 2 < tokens.count {
-            if tokens[index].names(qualifier), tokens[index + 1].text == ".", tokens[index + 2].names(column) {
-                repaired.replaceSubrange(tokens[index].range, with: owner.alias)
-                replaced = true
-            }
+        let edits = SQLTokens.occurrences(of: qualifier, column, in: tokens).map { index in
+            SQLTokens.Edit(range: tokens[index].range, text: owner.alias)
         }
-        guard replaced, !comparesColumnWithItself(SQLTokens(repaired).tokens) else { return nil }
+        guard !edits.isEmpty else { return nil }
+        let repaired = SQLTokens.applying(edits, to: sql)
+        guard !comparesColumnWithItself(SQLTokens(repaired).tokens) else { return nil }
         return repaired
     }
 
@@ -50,7 +47,7 @@ enum ColumnQualifierRepair {
         TableReference.all(in: tokens, schema: schema).map { ($0.alias, $0.table) }
     }
 
-    static func neighbours(of table: TableSchema, in schema: DatabaseSchema) -> [TableSchema] {
+    private static func neighbours(of table: TableSchema, in schema: DatabaseSchema) -> [TableSchema] {
         let referenced = table.foreignKeys.compactMap { schema.table(named: $0.referencedTable) }
         let referencing = schema.tables.filter { other in
             other.foreignKeys.contains { SQLIdentifier.same($0.referencedTable, table.name) }

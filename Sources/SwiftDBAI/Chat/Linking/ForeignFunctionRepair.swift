@@ -15,7 +15,7 @@ enum ForeignFunctionRepair {
     /// The statement with every call of a known foreign function rewritten, or nil when it has none.
     private static func rewritten(_ sql: String) -> String? {
         let tokens = SQLTokens(sql).tokens
-        var edits: [(range: Range<String.Index>, text: String)] = []
+        var edits: [SQLTokens.Edit] = []
         var index = 0
         while index + 1 < tokens.count {
             guard tokens[index].kind == .word, tokens[index + 1].kind == .symbol, tokens[index + 1].text == "(",
@@ -23,17 +23,14 @@ enum ForeignFunctionRepair {
                   let close = closingParenthesis(from: index + 1, in: tokens) else { index += 1; continue }
             let arguments = self.arguments(between: index + 1, and: close, in: tokens, sql: sql)
             if let text = sqlite(SQLIdentifier.foldCase(tokens[index].text), arguments: arguments) {
-                edits.append((tokens[index].range.lowerBound..<tokens[close].range.upperBound, text))
+                edits.append(SQLTokens.Edit(range: tokens[index].range.lowerBound..<tokens[close].range.upperBound, text: text))
                 index = close + 1
             } else {
                 index += 1
             }
         }
         guard !edits.isEmpty else { return nil }
-        var repaired = sql
-        for edit in edits.reversed() {
-            repaired.replaceSubrange(edit.range, with: edit.text)
-        }
+        let repaired = SQLTokens.applying(edits, to: sql)
         return repaired == sql ? nil : repaired
     }
 

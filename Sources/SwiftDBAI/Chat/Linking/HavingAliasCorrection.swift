@@ -20,7 +20,7 @@ enum HavingAliasCorrection {
         }
         guard !shadowing.isEmpty else { return nil }
 
-        var edits: [(range: Range<String.Index>, text: String)] = []
+        var edits: [SQLTokens.Edit] = []
         var depth = 0
         let ends: Set<String> = ["order", "limit", "window", "union", "except", "intersect"]
         for index in (having + 1)..<tokens.count {
@@ -35,14 +35,9 @@ enum HavingAliasCorrection {
                   index == 0 || tokens[index - 1].text != ".",
                   index + 1 >= tokens.count || (tokens[index + 1].text != "." && tokens[index + 1].text != "("),
                   let alias = shadowing.first(where: { token.names($0.name) }) else { continue }
-            edits.append((token.range, "(\(alias.expression))"))
+            edits.append(SQLTokens.Edit(range: token.range, text: "(\(alias.expression))"))
         }
-        guard !edits.isEmpty else { return nil }
-        var result = sql
-        for edit in edits.reversed() {
-            result.replaceSubrange(edit.range, with: edit.text)
-        }
-        return result
+        return edits.isEmpty ? nil : SQLTokens.applying(edits, to: sql)
     }
 
     /// The result columns written `expression AS name` whose expression calls an aggregate.

@@ -42,25 +42,18 @@ enum JoinBridgeRepair {
         }
         guard let ownerAlias = aliases[SQLIdentifier.foldCase(owner)] else { return nil }
 
-        var edits: [(range: Range<String.Index>, text: String)] = []
-        for index in tokens.indices where index + 2 < tokens.count {
-            if tokens[index].names(qualifier), tokens[index + 1].text == ".", tokens[index + 2].names(column) {
-                edits.append((tokens[index].range, SQLIdentifier.quotedIfNeeded(ownerAlias)))
-            }
+        var edits = SQLTokens.occurrences(of: qualifier, column, in: tokens).map { index in
+            SQLTokens.Edit(range: tokens[index].range, text: SQLIdentifier.quotedIfNeeded(ownerAlias))
         }
         let insertion = reference.clauseEnd(in: tokens)
         let bridgeText = joins.joined(separator: " ")
         if insertion < tokens.count {
             let at = tokens[insertion].range.lowerBound
-            edits.append((at..<at, bridgeText + " "))
+            edits.append(SQLTokens.Edit(range: at..<at, text: bridgeText + " "))
         } else {
-            edits.append((sql.endIndex..<sql.endIndex, " " + bridgeText))
+            edits.append(SQLTokens.Edit(range: sql.endIndex..<sql.endIndex, text: " " + bridgeText))
         }
-        var repaired = sql
-        for edit in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
-            repaired.replaceSubrange(edit.range, with: edit.text)
-        }
-        return repaired
+        return SQLTokens.applying(edits, to: sql)
     }
 
     /// The foreign keys from `table` to the one nearest table outside the statement that has

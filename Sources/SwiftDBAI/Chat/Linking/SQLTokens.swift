@@ -64,6 +64,30 @@ struct SQLTokens {
         self.tokens = tokens
     }
 
+    /// A replacement of a range of a statement's text (an insertion when the range is empty).
+    struct Edit {
+        var range: Range<String.Index>
+        var text: String
+    }
+
+    /// The statement with the edits made, from the last to the first so that each range still
+    /// points at the text it was taken from. The edits must not overlap.
+    static func applying(_ edits: [Edit], to sql: String) -> String {
+        var result = sql
+        for edit in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            result.replaceSubrange(edit.range, with: edit.text)
+        }
+        return result
+    }
+
+    /// The indices of the qualifier tokens of `qualifier.column` in the tokens.
+    static func occurrences(of qualifier: String, _ column: String, in tokens: [Token]) -> [Int] {
+        tokens.indices.filter { index in
+            index + 2 < tokens.count && tokens[index].names(qualifier) && tokens[index + 1].text == "."
+                && tokens[index + 2].names(column)
+        }
+    }
+
     /// The index of the first `keyword` outside parentheses, or nil.
     static func topLevelIndex(of keyword: String, in tokens: [Token]) -> Int? {
         var depth = 0

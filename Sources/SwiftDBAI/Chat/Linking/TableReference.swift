@@ -73,7 +73,7 @@ struct TableReference: Sendable, Hashable {
     }
 
     /// Words that end a table's alias: they start a condition, a join or a clause.
-    static let clauseWords: Set<String> = [
+    private static let clauseWords: Set<String> = [
         "on", "using", "where", "join", "inner", "left", "right", "full", "cross", "natural", "outer", "group",
         "order", "limit", "having", "window", "union", "except", "intersect", "as", "indexed", "not",
     ]

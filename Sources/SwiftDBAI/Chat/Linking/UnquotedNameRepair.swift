@@ -18,23 +18,18 @@ enum UnquotedNameRepair {
             .sorted { $0.words.count > $1.words.count }
         guard !names.isEmpty else { return nil }
         let tokens = SQLTokens(sql).tokens
-        var replacements: [(range: Range<String.Index>, name: String)] = []
+        var replacements: [SQLTokens.Edit] = []
         var index = 0
         while index < tokens.count {
             if let match = names.first(where: { spells($0.words, at: index, in: tokens, sql: sql) }) {
                 let range = tokens[index].range.lowerBound..<tokens[index + match.words.count - 1].range.upperBound
-                replacements.append((range, SQLIdentifier.quote(match.name)))
+                replacements.append(SQLTokens.Edit(range: range, text: SQLIdentifier.quote(match.name)))
                 index += match.words.count
             } else {
                 index += 1
             }
         }
-        guard !replacements.isEmpty else { return nil }
-        var repaired = sql
-        for replacement in replacements.reversed() {
-            repaired.replaceSubrange(replacement.range, with: replacement.name)
-        }
-        return repaired
+        return replacements.isEmpty ? nil : SQLTokens.applying(replacements, to: sql)
     }
 
     /// True when the bare words from `index` on are `words`, with only spaces between them.

@@ -3,13 +3,9 @@ import Testing
 
 @Suite("Repairing a column qualified with the wrong alias")
 struct ColumnQualifierRepairTests {
-    static func chinook() async throws -> DatabaseSchema {
-        try await SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite")).schema()
-    }
-
     @Test("the column moves to the one other table of the statement that has it")
     func repaired() async throws {
-        let schema = try await Self.chinook()
+        let schema = try await TestDatabase.chinookSchema()
         let sql = """
             SELECT T2.Country FROM Customer AS T1 JOIN Invoice AS T2 ON T1.CustomerId = T2.CustomerId \
             WHERE T2.BillingCity <> 'T2.Country' GROUP BY T2.Country
@@ -27,14 +23,14 @@ struct ColumnQualifierRepairTests {
 
     @Test("no repair when a table one key away, outside the statement, has the column (a join is missing)")
     func missingJoin() async throws {
-        let schema = try await Self.chinook()
+        let schema = try await TestDatabase.chinookSchema()
         let sql = "SELECT T2.Name FROM Track AS T1 JOIN Album AS T2 ON T1.AlbumId = T2.AlbumId WHERE T1.Name = 'Fast As a Shark'"
         #expect(ColumnQualifierRepair.repair(sql, error: "no such column: T2.Name", schema: schema) == nil)
     }
 
     @Test("no repair that compares a column with itself, none for ambiguous owners or other errors")
     func refused() async throws {
-        let schema = try await Self.chinook()
+        let schema = try await TestDatabase.chinookSchema()
         let tautology = "SELECT T2.Name FROM Track AS T1 JOIN Artist AS T2 ON T1.ArtistId = T2.ArtistId"
         #expect(ColumnQualifierRepair.repair(tautology, error: "no such column: T1.ArtistId", schema: schema) == nil)
         let ambiguous = "SELECT g.Composer FROM Genre g JOIN Track t ON t.GenreId = g.GenreId JOIN Track u ON u.TrackId = t.TrackId"
@@ -45,7 +41,7 @@ struct ColumnQualifierRepairTests {
 
     @Test("aliases are read after FROM, JOIN and commas; keywords are not aliases")
     func aliases() async throws {
-        let schema = try await Self.chinook()
+        let schema = try await TestDatabase.chinookSchema()
         let tokens = SQLTokens("SELECT * FROM main.Track t, [Album] AS a LEFT JOIN Artist WHERE 1 -- FROM Genre g").tokens
         let found = ColumnQualifierRepair.aliases(in: tokens, schema: schema).map { "\($0.alias)=\($0.table)" }
         #expect(found == ["t=Track", "a=Album", "Artist=Artist"])

@@ -3,20 +3,16 @@ import Testing
 
 @Suite("Grouping by the row a name stands for")
 struct EntityGroupingTests {
-    static func chinook() async throws -> DatabaseSchema {
-        try await SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite")).schema()
-    }
-
     @Test("a name of the table the others refer to gets its key in front; different rows with one name stay apart")
     func keyAdded() async throws {
-        let schema = try await Self.chinook()
+        let schema = try await TestDatabase.chinookSchema()
         let sql = """
             SELECT T1.Name, SUM(T2.Quantity) FROM Track AS T1 JOIN InvoiceLine AS T2 ON T1.TrackId = T2.TrackId \
             GROUP BY T1.Name ORDER BY SUM(T2.Quantity) DESC LIMIT 1
             """
         let rewritten = try #require(EntityGrouping.rewritten(sql, schema: schema))
         #expect(rewritten == sql.replacingOccurrences(of: "GROUP BY T1.Name", with: "GROUP BY T1.TrackId, T1.Name"))
-        let executor = try SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite"))
+        let executor = try TestDatabase.chinook()
         // Five tracks are called "The Trooper": grouped by name they add up to 5, each alone has at most 2.
         #expect(try await executor.query(sql).rows.first?[1] == 5)
         #expect(try await executor.query(rewritten).rows.first?[1] == 2)
@@ -30,7 +26,7 @@ struct EntityGroupingTests {
 
     @Test("left alone: one table, a name of the referring table, a column not shown, non-name columns, expressions, subqueries")
     func leftAlone() async throws {
-        let schema = try await Self.chinook()
+        let schema = try await TestDatabase.chinookSchema()
         let unchanged = [
             "SELECT FirstName, COUNT(*) FROM Customer GROUP BY FirstName",
             "SELECT T2.Name FROM Genre AS T1 JOIN Track AS T2 ON T1.GenreId = T2.GenreId GROUP BY T2.Name ORDER BY COUNT(*) DESC",
@@ -62,7 +58,7 @@ struct EntityGroupingTests {
             .text("SELECT T1.Name FROM Track AS T1 INNER JOIN InvoiceLine AS T2 ON T1.TrackId = T2.TrackId GROUP BY T1.Name ORDER BY SUM(T2.Quantity) DESC LIMIT 1")
         ])
         let engine = ChatEngine(
-            executor: try SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite")), model: model, configuration: ChatEngineTests.noSummary)
+            executor: try TestDatabase.chinook(), model: model, configuration: ChatEngineTests.noSummary)
         let response = try await engine.send("Which track was purchased the most times?")
         #expect(response.sql.contains("GROUP BY T1.TrackId, T1.Name"))
         #expect(response.queryResult?.rows != [["The Trooper"]])

@@ -3,13 +3,9 @@ import Testing
 
 @Suite("HAVING uses the aggregate its alias names")
 struct HavingAliasCorrectionTests {
-    static func chinook() async throws -> DatabaseSchema {
-        try await SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite")).schema()
-    }
-
     @Test("an alias that is also a column's name is replaced by its aggregate in HAVING, and the filter becomes right")
     func replaced() async throws {
-        let schema = try await Self.chinook()
+        let schema = try await TestDatabase.chinookSchema()
         let sql = """
             SELECT c.LastName, SUM(il.UnitPrice * il.Quantity) AS Total FROM Customer c \
             JOIN Invoice i ON c.CustomerId = i.CustomerId JOIN InvoiceLine il ON i.InvoiceId = il.InvoiceId \
@@ -18,7 +14,7 @@ struct HavingAliasCorrectionTests {
         let rewritten = try #require(HavingAliasCorrection.rewritten(sql, schema: schema))
         #expect(rewritten.hasSuffix(
             "HAVING (SUM(il.UnitPrice * il.Quantity)) > 45 AND (SUM(il.UnitPrice * il.Quantity)) < 1000 ORDER BY Total DESC"))
-        let executor = try SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite"))
+        let executor = try TestDatabase.chinook()
         // Bound to Invoice.Total of one invoice, the filter keeps nobody.
         #expect(try await executor.query(sql).rowCount == 0)
         #expect(try await executor.query(rewritten).rowCount == 5)
@@ -26,7 +22,7 @@ struct HavingAliasCorrectionTests {
 
     @Test("left alone: aliases no column shadows, aliases of plain columns, qualified names, no HAVING, HAVING in a subquery")
     func leftAlone() async throws {
-        let schema = try await Self.chinook()
+        let schema = try await TestDatabase.chinookSchema()
         let unchanged = [
             "SELECT CustomerId, SUM(Total) AS spent FROM Invoice GROUP BY CustomerId HAVING spent > 40",
             "SELECT CustomerId, Total AS Total FROM Invoice GROUP BY CustomerId HAVING Total > 40",

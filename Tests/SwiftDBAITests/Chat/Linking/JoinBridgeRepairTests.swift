@@ -3,17 +3,13 @@ import Testing
 
 @Suite("Repairing a join that skips a table")
 struct JoinBridgeRepairTests {
-    static func chinook() async throws -> DatabaseSchema {
-        try await SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite")).schema()
-    }
-
     static func rows(_ sql: String) async throws -> [[SQLValue]] {
-        try await SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite")).query(sql).rows
+        try await TestDatabase.chinook().query(sql).rows
     }
 
     @Test("the table between is joined right after the table that lacks the column, and the column moves to it")
     func bridged() async throws {
-        let schema = try await Self.chinook()
+        let schema = try await TestDatabase.chinookSchema()
         let sql = "SELECT T2.Name FROM Track AS T1 INNER JOIN Artist AS T2 ON T1.ArtistId = T2.ArtistId WHERE T1.Name = 'Fast As a Shark'"
         let repaired = try #require(JoinBridgeRepair.repair(sql, error: "SQLite cannot compile the statement: no such column: T1.ArtistId.", schema: schema))
         #expect(repaired == """
@@ -25,7 +21,7 @@ struct JoinBridgeRepairTests {
 
     @Test("a column of a table one key away, outside the statement: that table is joined at the end of the FROM clause")
     func missingTable() async throws {
-        let schema = try await Self.chinook()
+        let schema = try await TestDatabase.chinookSchema()
         let sql = "SELECT T2.Name FROM Track AS T1 JOIN Album AS T2 ON T1.AlbumId = T2.AlbumId WHERE T1.Name = 'Fast As a Shark'"
         let repaired = try #require(JoinBridgeRepair.repair(sql, error: "no such column: T2.Name", schema: schema))
         #expect(repaired == """
@@ -41,7 +37,7 @@ struct JoinBridgeRepairTests {
 
     @Test("two keys away, through a table the statement does not name; a taken alias gets a number; LEFT joins stay LEFT")
     func twoKeys() async throws {
-        let schema = try await Self.chinook()
+        let schema = try await TestDatabase.chinookSchema()
         let repaired = try #require(JoinBridgeRepair.repair(
             "SELECT Album.Title FROM Genre g LEFT JOIN Track Album ON Album.GenreId = g.GenreId WHERE Album.Title LIKE 'B%'",
             error: "no such column: Album.Title", schema: schema))
@@ -59,7 +55,7 @@ struct JoinBridgeRepairTests {
 
     @Test("no repair when two tables are equally near, another table of the statement is nearer, none is near enough, the column exists, or the error is another")
     func refused() async throws {
-        let schema = try await Self.chinook()
+        let schema = try await TestDatabase.chinookSchema()
         // Artist and Track are both one key from Album and both have a Name.
         #expect(JoinBridgeRepair.repair("SELECT a.Name FROM Album a", error: "no such column: a.Name", schema: schema) == nil)
         // Invoice is one key from Customer but two from Employee, through Customer: T2 is the wrong table.
@@ -77,11 +73,31 @@ struct JoinBridgeRepairTests {
         let model = ScriptedModel([
             .text("SELECT T2.Name FROM Track AS T1 INNER JOIN Artist AS T2 ON T1.ArtistId = T2.ArtistId WHERE T1.Name = 'Fast As a Shark'")
         ])
-        let executor = try SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite"))
+        let executor = try TestDatabase.chinook()
         let engine = ChatEngine(executor: executor, model: model, configuration: ChatEngineTests.noSummary)
         let response = try await engine.send("Who made 'Fast As a Shark'?")
         #expect(response.queryResult?.rows == [["Accept"]])
         #expect(response.sql.contains("JOIN Album ON T1.AlbumId = Album.AlbumId"))
         #expect(model.requests.count == 1)
+    }
+
+    @Test("three mistakes in one statement are repaired one after the other, without asking the model again")
+    func chained() async throws {
+        // T2.Milliseconds: the wrong alias; T1.ArtistId: Album skipped; YEAR(): MySQL.
+        let model = ScriptedModel([
+            .text("""
+                SELECT T2.Name, T2.Milliseconds FROM Track AS T1 JOIN Artist AS T2 ON T1.ArtistId = T2.ArtistId \
+                JOIN InvoiceLine l ON l.TrackId = T1.TrackId JOIN Invoice i ON i.InvoiceId = l.InvoiceId \
+                WHERE YEAR(i.InvoiceDate) = 2024 ORDER BY T2.Name LIMIT 3
+                """)
+        ])
+        let engine = ChatEngine(executor: try TestDatabase.chinook(), model: model, configuration: ChatEngineTests.noSummary)
+        let response = try await engine.send("Which artists sold in 2024, with track lengths?")
+        #expect(response.sql.contains("T1.Milliseconds"))
+        #expect(response.sql.contains("JOIN Album ON T1.AlbumId = Album.AlbumId"))
+        #expect(response.sql.contains("CAST(strftime('%Y', i.InvoiceDate) AS INTEGER) = 2024"))
+        #expect(response.queryResult?.rowCount == 3)
+        #expect(model.requests.count == 1)
+        #expect(ChatEngine.maxRepairs == 3)
     }
 }

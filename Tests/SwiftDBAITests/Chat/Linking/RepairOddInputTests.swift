@@ -21,7 +21,7 @@ struct RepairOddInputTests {
 
     @Test("nothing crashes, and what comes back differs from what went in")
     func noCrash() async throws {
-        let schema = try await SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite")).schema()
+        let schema = try await TestDatabase.chinookSchema()
         for sql in Self.odd {
             for error in Self.errors {
                 for repaired in [

@@ -3,17 +3,13 @@ import Testing
 
 @Suite("Removing a join that only repeats rows")
 struct UnusedJoinRemovalTests {
-    static func chinook() async throws -> DatabaseSchema {
-        try await SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite")).schema()
-    }
-
     @Test("a referring table joined for nothing is removed: each row once, rows without matches kept")
     func removed() async throws {
-        let schema = try await Self.chinook()
+        let schema = try await TestDatabase.chinookSchema()
         let sql = "SELECT T1.FirstName, T1.LastName FROM Customer AS T1 INNER JOIN Invoice AS T2 ON T1.CustomerId = T2.CustomerId WHERE T1.City = 'Prague'"
         let rewritten = try #require(UnusedJoinRemoval.rewritten(sql, question: "Which customers live in Prague?", schema: schema))
         #expect(rewritten == "SELECT T1.FirstName, T1.LastName FROM Customer AS T1 WHERE T1.City = 'Prague'")
-        let executor = try SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite"))
+        let executor = try TestDatabase.chinook()
         #expect(try await executor.query(sql).rowCount == 14)
         #expect(try await executor.query(rewritten).rowCount == 2)
 
@@ -26,7 +22,7 @@ struct UnusedJoinRemovalTests {
 
     @Test("kept: the question names the table, its columns are used, DISTINCT or aggregates, LEFT joins, the referred table")
     func kept() async throws {
-        let schema = try await Self.chinook()
+        let schema = try await TestDatabase.chinookSchema()
         let join = "SELECT c.FirstName FROM Customer c JOIN Invoice i ON i.CustomerId = c.CustomerId"
         let unchanged: [(sql: String, question: String)] = [
             (join, "Which customers have invoices?"),
@@ -51,7 +47,7 @@ struct UnusedJoinRemovalTests {
             .text("SELECT T1.FirstName FROM Customer AS T1 JOIN Invoice AS T2 ON T1.CustomerId = T2.CustomerId WHERE T1.City = 'Prague'")
         ])
         let engine = ChatEngine(
-            executor: try SQLExecutor(path: TestDatabase.samplePath("chinook.sqlite")), model: model, configuration: ChatEngineTests.noSummary)
+            executor: try TestDatabase.chinook(), model: model, configuration: ChatEngineTests.noSummary)
         let response = try await engine.send("Which customers live in Prague?")
         #expect(response.queryResult?.rowCount == 2)
         #expect(!response.sql.contains("Invoice"))
