@@ -1,19 +1,27 @@
 extension ChatEngine {
     /// The stored values a question names and where they are, looked up once per question: a
-    /// small model otherwise guesses the column or the spelling. The search is bounded to a
-    /// fraction of a second.
-    func storedValues(namedIn question: String, schema: DatabaseSchema) async -> [ValueMatch] {
+    /// small model otherwise guesses the column or the spelling. Quoted and capitalised phrases
+    /// are searched in the data (bounded to a fraction of a second); categories named in any case
+    /// ("library assistants") come from the column profiles.
+    func storedValues(namedIn question: String, schema: DatabaseSchema, profiles: [ColumnProfile]) async -> [ValueMatch] {
         let phrases = SchemaLinker.candidateValues(in: question)
-        guard !phrases.isEmpty else { return [] }
-        return (try? await executor.findValues(phrases, in: schema, budget: .milliseconds(500))) ?? []
+        var found = phrases.isEmpty ? [] : (try? await executor.findValues(phrases, in: schema, budget: .milliseconds(500))) ?? []
+        for match in ColumnMentions.categoryMatches(in: question, profiles: profiles, schema: schema)
+        where !found.contains(where: { $0.value == match.value && SQLIdentifier.same($0.table, match.table) && SQLIdentifier.same($0.column, match.column) }) {
+            found.append(match)
+        }
+        return found
     }
 
     /// The hints sent with the question before the first attempt: where its stored values are
-    /// ("'Jazz' is a value of Genre.Name.").
-    func valueHints(for question: String, schema: DatabaseSchema, found: [ValueMatch]) -> [String] {
-        guard !found.isEmpty else { return [] }
-        let link = SchemaLinker(schema: schema).link(question, foundValues: found)
-        return SchemaLinker.Link(tables: [], values: link.values, references: [], joins: []).hints
+    /// ("'Jazz' is a value of Genre.Name.") and how often the columns it names are NULL.
+    func valueHints(for question: String, schema: DatabaseSchema, found: [ValueMatch], profiles: [ColumnProfile]) -> [String] {
+        var hints: [String] = []
+        if !found.isEmpty {
+            let link = SchemaLinker(schema: schema).link(question, foundValues: found)
+            hints = SchemaLinker.Link(tables: [], values: link.values, references: [], joins: []).hints
+        }
+        return hints + ColumnMentions.nullHints(for: question, profiles: profiles, schema: schema)
     }
 
     /// The question with only the tables it links to, for asking again after the model wrote SQL

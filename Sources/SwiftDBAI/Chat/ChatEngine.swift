@@ -47,6 +47,9 @@ public actor ChatEngine {
     public private(set) var turns: [Turn] = []
     /// The schema prompt of the current schema version.
     private var promptSchema: (version: Int, prompt: PromptSchema)?
+    /// The column profiles of the current schema version (NULL counts, categories), made once
+    /// per version: they feed hints and checks, so values changed by later writes matter little.
+    private var columnProfiles: (version: Int, profiles: [ColumnProfile])?
     /// The full descriptions of the last table selection (large schemas only).
     private var describedSelection: (key: String, text: String)?
     /// The system prompts the model has answered, shared with other engines of the same model.
@@ -149,13 +152,15 @@ public actor ChatEngine {
         }
         let historyCount = messages.count
         let tables = try await selectedTables(for: question, in: prompt)
-        let found = await storedValues(namedIn: question, schema: prompt.schema)
-        let hints = valueHints(for: question, schema: prompt.schema, found: found)
+        let profiles = await currentColumnProfiles(of: prompt.schema)
+        let found = await storedValues(namedIn: question, schema: prompt.schema, profiles: profiles)
+        let hints = valueHints(for: question, schema: prompt.schema, found: found, profiles: profiles)
         messages.append(.user(ChatPrompt.question(question, tables: tables, hints: hints)))
 
         var lastFailure: (sql: String, error: SwiftDBAIError)?
-        /// A read that returned no rows, kept while the model has one more look.
-        var emptyAnswer: Settled?
+        /// A read that returned no rows or compared a column with a value it does not hold, kept
+        /// while the model has one more look.
+        var firstLook: Settled?
         var focused = false
         var fresh = true
         for attempt in 1...(configuration.maxRetries + 1) {
@@ -172,20 +177,25 @@ public actor ChatEngine {
                 messages.append(.user(ChatPrompt.noSQLRetry))
                 continue
             }
-            let sql = Self.corrected(written, question: question, schema: prompt.schema)
+            let sql = Self.corrected(written, question: question, schema: prompt.schema, profiles: profiles)
             do {
                 stepObserver?(.runningSQL(attempt: attempt))
                 let outcome = try await run(sql)
                 let settled = Settled(sql: sql, outcome: outcome, conversation: messages + answerMessages(response, sql: sql), attempts: attempt)
-                guard settled.isEmptyRead else { return await answer(question, settled) }
-                if let emptyAnswer { return await answer(question, emptyAnswer) }
-                if attempt > configuration.maxRetries { return await answer(question, settled) }
-                // No rows is often a value in the wrong column or a wrong join: one more look.
-                emptyAnswer = settled
-                messages = settled.conversation + [Self.reply(ChatPrompt.emptyResult, to: settled.conversation)]
+                if let firstLook { return await answer(question, settled.isEmptyRead ? firstLook : settled) }
+                let doubts = settled.isRead ? Self.doubts(about: sql, schema: prompt.schema, profiles: profiles) : []
+                guard settled.isEmptyRead || !doubts.isEmpty, attempt <= configuration.maxRetries else {
+                    return await answer(question, settled)
+                }
+                // No rows, a value the column does not hold or keys of different tables compared
+                // is often a value in the wrong column or a wrong join: one more look.
+                firstLook = settled
+                let note = doubts.isEmpty ? ChatPrompt.emptyResult : ChatPrompt.doubtful(doubts)
+                messages = settled.conversation + [Self.reply(note, to: settled.conversation)]
             } catch where Self.isRetryable(error) {
                 lastFailure = (sql, error)
-                if let (repaired, outcome) = await repairedOutcome(of: sql, error: error, question: question, schema: prompt.schema) {
+                if let (repaired, outcome) = await repairedOutcome(
+                    of: sql, error: error, question: question, schema: prompt.schema, profiles: profiles) {
                     let settled = Settled(sql: repaired, outcome: outcome, conversation: messages + [.assistant(repaired)], attempts: attempt)
                     return await answer(question, settled)
                 }
@@ -198,11 +208,11 @@ public actor ChatEngine {
                 }
                 messages.append(contentsOf: feedback(for: response, sql: sql, error: error, schema: prompt.schema))
             } catch {
-                if let emptyAnswer { return await answer(question, emptyAnswer) }
+                if let firstLook { return await answer(question, firstLook) }
                 throw .refused(sql: sql, error: error)
             }
         }
-        if let emptyAnswer { return await answer(question, emptyAnswer) }
+        if let firstLook { return await answer(question, firstLook) }
         if let lastFailure {
             throw .failed(sql: lastFailure.sql, error: lastFailure.error, attempts: configuration.maxRetries + 1)
         }
@@ -218,6 +228,11 @@ public actor ChatEngine {
 
         var isEmptyRead: Bool {
             if case .rows(let result) = outcome { return result.rowCount == 0 }
+            return false
+        }
+
+        var isRead: Bool {
+            if case .rows = outcome { return true }
             return false
         }
     }
@@ -268,14 +283,29 @@ public actor ChatEngine {
             ?? ForeignFunctionRepair.repair(sql, error: message, schema: schema)
     }
 
-    /// The model's statement with the mistakes that still run corrected: grouping by a name
+    /// The model's statement with the mistakes that still run corrected: a stored value compared
+    /// in the wrong case (`LiteralCheck`), dates subtracted as text (`DateDifferenceCorrection`),
+    /// grouping by a name
     /// (`EntityGrouping`), a HAVING that names a column where it means an aggregate's alias
     /// (`HavingAliasCorrection`), a join a plain list neither uses nor names (`UnusedJoinRemoval`).
-    private static func corrected(_ sql: String, question: String, schema: DatabaseSchema) -> String {
-        var sql = sql
+    private static func corrected(_ sql: String, question: String, schema: DatabaseSchema, profiles: [ColumnProfile]) -> String {
+        var sql = LiteralCheck.caseCorrected(sql, schema: schema, profiles: profiles) ?? sql
+        sql = DateDifferenceCorrection.rewritten(sql, schema: schema, profiles: profiles) ?? sql
         sql = EntityGrouping.rewritten(sql, schema: schema) ?? sql
         sql = HavingAliasCorrection.rewritten(sql, schema: schema) ?? sql
         return UnusedJoinRemoval.rewritten(sql, question: question, schema: schema) ?? sql
+    }
+
+    /// What looks wrong in a read that ran, one fact per line: values compared with a column
+    /// that does not hold them (`LiteralCheck`), keys of different tables compared
+    /// (`KeyComparisonCheck`).
+    private static func doubts(about sql: String, schema: DatabaseSchema, profiles: [ColumnProfile]) -> [String] {
+        var doubts: [String] = []
+        let keys = KeyComparisonCheck.findings(in: sql, schema: schema)
+        if !keys.isEmpty { doubts.append(KeyComparisonCheck.message(for: keys, schema: schema)) }
+        let unstored = LiteralCheck.findings(in: sql, schema: schema, profiles: profiles)
+        if !unstored.isEmpty { doubts.append(LiteralCheck.message(for: unstored)) }
+        return doubts
     }
 
     /// The most repairs applied in a row to one statement: a statement often has two mistakes
@@ -287,12 +317,12 @@ public actor ChatEngine {
     /// knows. Nil when no repair applies or the repaired statement still fails. Repaired
     /// statements may only read.
     private func repairedOutcome(
-        of sql: String, error: SwiftDBAIError, question: String, schema: DatabaseSchema
+        of sql: String, error: SwiftDBAIError, question: String, schema: DatabaseSchema, profiles: [ColumnProfile]
     ) async -> (sql: String, outcome: Outcome)? {
         var (current, currentError) = (sql, error)
         for _ in 0..<Self.maxRepairs {
             guard var repaired = Self.repair(current, error: currentError, schema: schema) else { return nil }
-            repaired = Self.corrected(repaired, question: question, schema: schema)
+            repaired = Self.corrected(repaired, question: question, schema: schema, profiles: profiles)
             do {
                 return (repaired, try await run(repaired, readsOnly: true))
             } catch where Self.isRetryable(error) {
@@ -439,6 +469,18 @@ public actor ChatEngine {
             throw .database(error)
         }
     }
+
+    /// The column profiles of the schema's version, made on first use within
+    /// ``profileBudget``; none when the database cannot be read (they only add hints).
+    private func currentColumnProfiles(of schema: DatabaseSchema) async -> [ColumnProfile] {
+        if let columnProfiles, columnProfiles.version == schema.schemaVersion { return columnProfiles.profiles }
+        let profiles = (try? await executor.columnProfiles(in: schema, budget: Self.profileBudget)) ?? []
+        columnProfiles = (schema.schemaVersion, profiles)
+        return profiles
+    }
+
+    /// How long the column profiles may take to make, once per schema version.
+    static let profileBudget: Duration = .seconds(1)
 
     /// For a schema too large to describe whole: the DDL and sample rows of the tables relevant
     /// to this question and the previous one. Nil when the system prompt describes every table.

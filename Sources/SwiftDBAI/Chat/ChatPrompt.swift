@@ -90,6 +90,13 @@ enum ChatPrompt {
         answer. Reply with the SQL only.
         """
 
+    /// After a read that ran but looks wrong (`doubts`: what looks wrong, a line or a few each):
+    /// values a column does not hold, keys of different tables compared.
+    static func doubtful(_ doubts: [String]) -> String {
+        "That statement runs, but:\n" + doubts.joined(separator: "\n")
+            + "\nWrite a corrected SQLite statement for the same question. Reply with the SQL only."
+    }
+
     /// Text from the database made safe inside the `<data>` fence: no `<` or `>` survives, so
     /// a value holding `</data>` cannot close the fence and pose as instructions.
     static func fenced(_ data: String) -> String {

@@ -109,7 +109,7 @@ struct ChatEnginePromptCacheTests {
     @Test("a read that returns no rows gets one more look; the first answer stands when the second is empty too")
     func emptyResult() async throws {
         let found = ScriptedModel([
-            .text("SELECT title FROM album WHERE title = 'ac/dc'"),
+            .text("SELECT title FROM album WHERE artist_id = 9"),
             .text("SELECT album.title FROM album JOIN artist ON artist.id = album.artist_id WHERE artist.name = 'AC/DC' ORDER BY year"),
         ])
         let (engine, _) = try ChatEngineTests().engine(found)
@@ -124,6 +124,36 @@ struct ChatEnginePromptCacheTests {
         let first = try await again.send("Which albums came out in 2001?")
         #expect(first.sql == "SELECT title FROM album WHERE year = 2001" && first.queryResult?.rowCount == 0 && first.attempts == 1)
         #expect(stillEmpty.requests.count == 2)
+    }
+
+    @Test("a category named in lower case is hinted; a compared value the column does not hold, or keys of different tables compared, get one more look")
+    func unstoredValue() async throws {
+        let model = ScriptedModel([
+            .text("SELECT COUNT(*) FROM album a JOIN artist r ON r.id = a.artist_id WHERE r.name = 'Aero Smith'"),
+            .text("SELECT COUNT(*) FROM album a JOIN artist r ON r.id = a.artist_id WHERE r.name = 'Aerosmith'"),
+        ])
+        let (engine, _) = try ChatEngineTests().engine(model)
+        let response = try await engine.send("How many albums did aerosmith make?")
+        #expect(response.queryResult?.rows == [[.integer(2)]] && response.attempts == 2)
+        let question = try #require(model.requests.first?.messages.last?.content)
+        #expect(question.contains("'Aerosmith' is a value of artist.name."))
+        let look = try #require(model.requests.last?.messages.last?.content)
+        #expect(look.contains("'Aero Smith' is not a value of artist.name; its values are 'AC/DC', 'Accept', 'Aerosmith'."))
+
+        let keys = ScriptedModel([
+            .text("SELECT r.name, COUNT(*) FROM artist r JOIN album a ON a.id = r.id GROUP BY r.id"),
+            .text("SELECT r.name, COUNT(*) FROM artist r JOIN album a ON a.artist_id = r.id GROUP BY r.id"),
+        ])
+        let counted = try await ChatEngineTests().engine(keys).0.send("How many albums has each artist made?")
+        #expect(counted.attempts == 2 && counted.queryResult?.rowCount == 3)
+        let keysLook = try #require(keys.requests.last?.messages.last?.content)
+        #expect(keysLook.contains("It compares album.id (a key of album) with artist.id (a key of artist)"))
+        #expect(keysLook.contains("Foreign keys: album.artist_id = artist.id."))
+
+        let caseSlip = ScriptedModel([.text("SELECT COUNT(*) FROM artist WHERE name = 'accept'")])
+        let slipped = try await ChatEngineTests().engine(caseSlip).0.send("Is Accept an artist?")
+        #expect(slipped.sql == "SELECT COUNT(*) FROM artist WHERE name = 'Accept'" && slipped.queryResult?.rows == [[.integer(1)]])
+        #expect(caseSlip.requests.count == 1)
     }
 
     @Test("an answer counts its model calls and sums their tokens, the summary's included")

@@ -1,5 +1,6 @@
 /// A light SQL tokenizer for repairs of model-written SQL: words, quoted identifiers and single
-/// punctuation characters, with their ranges; string literals and comments are skipped.
+/// punctuation characters, with their ranges; comments are skipped, and string literals too
+/// unless asked for.
 ///
 /// Not a parser and never used to decide what a statement may do: the classifier compiles every
 /// statement with SQLite, repaired or not.
@@ -12,6 +13,8 @@ struct SQLTokens {
             case quotedIdentifier
             /// One punctuation or operator character.
             case symbol
+            /// A string literal (`text` is its value, doubled quotes undone); only with `keepingStrings`.
+            case string
         }
 
         var kind: Kind
@@ -20,7 +23,7 @@ struct SQLTokens {
 
         /// True for a word or quoted identifier equal to `name` as SQLite compares names.
         func names(_ name: String) -> Bool {
-            kind != .symbol && SQLIdentifier.same(text, name)
+            (kind == .word || kind == .quotedIdentifier) && SQLIdentifier.same(text, name)
         }
 
         func isKeyword(_ keyword: String) -> Bool {
@@ -30,7 +33,9 @@ struct SQLTokens {
 
     let tokens: [Token]
 
-    init(_ sql: String) {
+    /// - Parameter keepingStrings: Whether string literals become `.string` tokens; by default
+    ///   they are skipped like comments.
+    init(_ sql: String, keepingStrings: Bool = false) {
         var tokens: [Token] = []
         var index = sql.startIndex
         func isWordCharacter(_ character: Character) -> Bool {
@@ -46,7 +51,13 @@ struct SQLTokens {
             } else if character == "/", next < sql.endIndex, sql[next] == "*" {
                 index = sql[next...].range(of: "*/")?.upperBound ?? sql.endIndex
             } else if character == "'" {
-                index = Self.end(of: "'", in: sql, after: index)
+                let end = Self.end(of: "'", in: sql, after: index)
+                if keepingStrings {
+                    let innerEnd = end > next && sql[sql.index(before: end)] == "'" ? sql.index(before: end) : end
+                    let value = String(sql[next..<max(next, innerEnd)]).replacingOccurrences(of: "''", with: "'")
+                    tokens.append(Token(kind: .string, text: value, range: index..<end))
+                }
+                index = end
             } else if let close = Self.closingQuote(of: character) {
                 let end = Self.end(of: close, in: sql, after: index)
                 let innerEnd = end > next && sql[sql.index(before: end)] == close ? sql.index(before: end) : end
@@ -86,6 +97,11 @@ struct SQLTokens {
             index + 2 < tokens.count && tokens[index].names(qualifier) && tokens[index + 1].text == "."
                 && tokens[index + 2].names(column)
         }
+    }
+
+    /// Text as an SQL string literal: in single quotes, inner quotes doubled.
+    static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
     /// The index of the first `keyword` outside parentheses, or nil.

@@ -28,7 +28,7 @@ struct SchemaLinker: Sendable {
                 }
             }
             for (value, columns) in columnsByValue {
-                lines.append("'\(value.replacingOccurrences(of: "'", with: "''"))' is a value of \(columns.joined(separator: " and of ")).")
+                lines.append("\(SQLTokens.literal(value)) is a value of \(columns.joined(separator: " and of ")).")
             }
             for reference in references {
                 lines.append("\(reference.table).\(reference.column) refers to \(reference.referencedTable).\(reference.referencedColumn).")

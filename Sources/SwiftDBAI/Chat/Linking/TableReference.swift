@@ -50,6 +50,25 @@ struct TableReference: Sendable, Hashable {
         return references
     }
 
+    /// The table a column reference of the statement belongs to: through its qualifier (an
+    /// alias of the statement, else a table's name), else the one table of the statement that
+    /// has a column of that name. Nil when unknown or ambiguous.
+    static func owner(
+        ofColumn column: String, qualifier: String?, among references: [TableReference], schema: DatabaseSchema
+    ) -> TableSchema? {
+        var tables: [String]
+        if let qualifier {
+            tables = references.filter { SQLIdentifier.same($0.alias, qualifier) }.map(\.table)
+            if tables.isEmpty, let table = schema.table(named: qualifier) { tables = [table.name] }
+        } else {
+            tables = references.map(\.table).filter { schema.table(named: $0)?.column(named: column) != nil }
+        }
+        guard Set(tables.map(SQLIdentifier.foldCase)).count == 1, let name = tables.first,
+              let table = schema.table(named: name), table.column(named: column) != nil
+        else { return nil }
+        return table
+    }
+
     /// The index of the token where the reference's part of the FROM clause ends (its ON or
     /// USING condition included): the next join, comma, clause keyword or closing parenthesis at
     /// its level, or the end of the tokens.

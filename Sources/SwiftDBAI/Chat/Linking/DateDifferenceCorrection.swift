@@ -1,0 +1,70 @@
+/// Makes a difference of two dates count days: dates stored as ISO text (`'2024-05-01'`)
+/// subtract as numbers in SQLite, which reads only their leading year, so `returned_on -
+/// loaned_on` is 0 for nearly every row. `a - b`, where both are columns holding ISO dates,
+/// becomes `julianday(a) - julianday(b)`: the days between them, with fractions for times.
+///
+/// Each operand is wrapped on its own, so the precedence of the expression around it stays as
+/// written. The rewritten statement goes through the classifier and policy like any other.
+enum DateDifferenceCorrection {
+    static func rewritten(_ sql: String, schema: DatabaseSchema, profiles: [ColumnProfile]) -> String? {
+        let dated = profiles.filter(\.holdsISODates)
+        guard !dated.isEmpty else { return nil }
+        let tokens = SQLTokens(sql).tokens
+        let references = TableReference.all(in: tokens, schema: schema)
+        var edits: [SQLTokens.Edit] = []
+        for (index, token) in tokens.enumerated() where token.kind == .symbol && token.text == "-" {
+            guard index >= 1, index + 1 < tokens.count,
+                  let left = operand(endingAt: index - 1, in: tokens), let right = operand(startingAt: index + 1, in: tokens),
+                  holdsDates(left, tokens: tokens, references: references, schema: schema, dated: dated),
+                  holdsDates(right, tokens: tokens, references: references, schema: schema, dated: dated),
+                  !edits.contains(where: { $0.range.overlaps(span(of: left, in: tokens)) })
+            else { continue }
+            for operand in [left, right] {
+                let range = span(of: operand, in: tokens)
+                edits.append(SQLTokens.Edit(range: range, text: "julianday(\(sql[range]))"))
+            }
+        }
+        return edits.isEmpty ? nil : SQLTokens.applying(edits, to: sql)
+    }
+
+    /// A column operand: `name` or `qualifier.name`, as token indices (qualifier, name).
+    private typealias Operand = (qualifier: Int?, name: Int)
+
+    private static func operand(endingAt index: Int, in tokens: [SQLTokens.Token]) -> Operand? {
+        guard isName(tokens[index]) else { return nil }
+        if index >= 2, tokens[index - 1].text == ".", isName(tokens[index - 2]) { return (index - 2, index) }
+        if index >= 1, tokens[index - 1].text == "." { return nil }
+        return (nil, index)
+    }
+
+    private static func operand(startingAt index: Int, in tokens: [SQLTokens.Token]) -> Operand? {
+        guard isName(tokens[index]) else { return nil }
+        let next = index + 1
+        if next < tokens.count, tokens[next].text == "(" { return nil }
+        if next + 1 < tokens.count, tokens[next].text == ".", isName(tokens[next + 1]) {
+            if next + 2 < tokens.count, tokens[next + 2].text == "(" || tokens[next + 2].text == "." { return nil }
+            return (index, next + 1)
+        }
+        return (nil, index)
+    }
+
+    private static func span(of operand: Operand, in tokens: [SQLTokens.Token]) -> Range<String.Index> {
+        tokens[operand.qualifier ?? operand.name].range.lowerBound..<tokens[operand.name].range.upperBound
+    }
+
+    private static func isName(_ token: SQLTokens.Token) -> Bool {
+        token.kind == .quotedIdentifier || (token.kind == .word && !(token.text.first?.isNumber ?? true))
+    }
+
+    /// True when the operand names a column that holds ISO dates.
+    private static func holdsDates(
+        _ operand: Operand, tokens: [SQLTokens.Token], references: [TableReference], schema: DatabaseSchema,
+        dated: [ColumnProfile]
+    ) -> Bool {
+        let column = tokens[operand.name].text
+        guard let owner = TableReference.owner(
+            ofColumn: column, qualifier: operand.qualifier.map { tokens[$0].text }, among: references, schema: schema)
+        else { return false }
+        return dated.contains { SQLIdentifier.same($0.table, owner.name) && SQLIdentifier.same($0.column, column) }
+    }
+}

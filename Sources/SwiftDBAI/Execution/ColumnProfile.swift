@@ -1,0 +1,33 @@
+/// What a column of an ordinary table holds, for linking questions to data: how many rows leave
+/// it NULL, whether its values are ISO dates, and its values when it has few (a status, a
+/// category, a job title).
+struct ColumnProfile: Sendable, Hashable {
+    var table: String
+    var column: String
+    /// Rows of the table, and rows where the column is NULL.
+    var rowCount: Int
+    var nullCount: Int
+    /// True when a stored value starts like an ISO-8601 date (`2024-05-01`, `2024-05-01 10:30:00`).
+    var holdsISODates: Bool
+    /// The distinct text values, when there are at most ``ColumnProfile/maxCategories``, each is
+    /// short and they are not dates; nil otherwise.
+    var categories: [String]?
+
+    /// The most distinct values a column may have to count as a set of categories.
+    static let maxCategories = 30
+    /// The longest value a category may have, in characters.
+    static let maxCategoryLength = 40
+
+    /// True for text that starts like an ISO-8601 date: four digits, `-`, two digits, `-`, two digits.
+    static func looksLikeISODate(_ text: String) -> Bool {
+        let characters = Array(text.utf8.prefix(10))
+        guard characters.count == 10 else { return false }
+        for (index, character) in characters.enumerated() {
+            let isDash = index == 4 || index == 7
+            if isDash ? character != UInt8(ascii: "-") : !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(character) {
+                return false
+            }
+        }
+        return true
+    }
+}
