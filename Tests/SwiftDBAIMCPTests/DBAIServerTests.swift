@@ -28,8 +28,11 @@ final class ServerFixture: Sendable {
             .deletingLastPathComponent().appendingPathComponent("Examples/chinook.sqlite").path
     }
 
+    /// A configuration that leaves SQLite's process-wide heap limit alone: the tests of every
+    /// suite share one process, and 64 MiB for all their connections at once made unrelated
+    /// tests fail with "out of memory". The e2e tests check the limit.
     func configuration(_ allowlist: OperationAllowlist = .readOnly) -> DBAIServerConfiguration {
-        DBAIServerConfiguration(databasePath: path, allowlist: allowlist)
+        DBAIServerConfiguration(databasePath: path, allowlist: allowlist, sqliteMemoryLimit: nil)
     }
 
     /// Starts the server on an in-memory transport and returns a connected client.
@@ -170,7 +173,7 @@ struct DBAIServerTests {
     func missingDatabase() {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("dbai-none-\(UUID()).sqlite").path
         #expect(throws: DBAIServerConfigurationError.database(.fileNotFound(path: path))) {
-            _ = try DBAIServer(configuration: DBAIServerConfiguration(databasePath: path))
+            _ = try DBAIServer(configuration: DBAIServerConfiguration(databasePath: path, sqliteMemoryLimit: nil))
         }
         #expect(!FileManager.default.fileExists(atPath: path))
     }

@@ -5,9 +5,12 @@
 /// Pipeline: cached schema → a system prompt with the rules and the schema (`CREATE TABLE` text,
 /// keys and sample rows; compact lines for large schemas, `PromptSchema`) that stays the same
 /// from question to question, so a model server's prompt cache keeps it → the question, after
-/// what is particular to it (the stored values it names; for large schemas, its tables in full)
-/// → SQL from a structured answer, a tool call or text → corrections of statements that run
-/// (`EntityGrouping`: grouping by a name gets the key; `HavingAliasCorrection`: HAVING uses the
+/// what is particular to it (the stored values it names, in any case for columns of few values,
+/// and the often-NULL columns it names: `ColumnMentions` over `ColumnProfile`s; for large
+/// schemas, its tables in full) → SQL from a structured answer, a tool call or text → corrections
+/// of statements that run (`LiteralCheck`: a stored value in the wrong case;
+/// `DateDifferenceCorrection`: dates stored as text subtracted as days;
+/// `EntityGrouping`: grouping by a name gets the key; `HavingAliasCorrection`: HAVING uses the
 /// aggregate its alias names, not a column of that name; `UnusedJoinRemoval`: a plain list loses
 /// a join it neither uses nor names) → the same classifier, policy and confirmation as every tool
 /// → on a compile or SQLite error (bounded retries): known mistakes are repaired without a model
@@ -17,7 +20,8 @@
 /// then the question is asked afresh with only
 /// the tables it links to, the stored values it names and the joins between them
 /// (`SchemaLinker`), then the error is fed back in that conversation; a read that returns no
-/// rows gets one more look → execution → summary, asked in the same conversation so only the
+/// rows, compares a column with a value it does not hold (`LiteralCheck`) or compares keys of
+/// different tables (`KeyComparisonCheck`) gets one more look → execution → summary, asked in the same conversation so only the
 /// result is new to the model (model-written, deterministic fallback) → chart detection.
 /// Conversations keep a window of earlier turns, so "now only the ones from 2024" refines the
 /// previous question.

@@ -3,7 +3,7 @@
 /// - stored categories it names in any case and number: "library assistants" →
 ///   `'Library Assistant'` in `staff.job_title`, which the capitalised-phrase search misses;
 /// - columns it names that are often NULL: "unpaid fines" → `fine.paid_on`, NULL in 1,204 of
-///   3,330 rows, so the model can tell "not yet paid" from "paid".
+///   3,330 rows, so the model can tell "not yet paid" from "paid" (negated words only).
 enum ColumnMentions {
     /// The stored categories the question names, as value matches whose phrase is the question's
     /// own text. A value inside a longer matched value's words is left out, and so are
@@ -37,11 +37,14 @@ enum ColumnMentions {
         return Array(matches.prefix(maxCategoryMatches))
     }
 
-    /// One line for each column that the question names and that is NULL in some rows (at most
-    /// ``maxNullHints``, columns of tables the question names first): `fine.paid_on is NULL in
-    /// 1204 of 3330 rows.` Keys and generic name words (`id`, `date`, `on`) do not count.
+    /// One line for each column that the question names in the negative and that is NULL in
+    /// some rows (at most ``maxNullHints``, columns of tables the question names first):
+    /// "unpaid fines", "not yet shipped", "without a composer" → `fine.paid_on is NULL in 1204 of
+    /// 3330 rows.` Keys and generic name words (`id`, `date`, `on`) do not count. Only negated
+    /// words count: "paid for a copy" or "hosted" named with a NULL count led a small model to a
+    /// NULL filter the question did not ask for.
     static func nullHints(for question: String, profiles: [ColumnProfile], schema: DatabaseSchema) -> [String] {
-        let asked = Set(questionWords(question).flatMap { variants(of: $0.stem) })
+        let asked = negatedWords(in: questionWords(question).map(\.stem))
         let tables = Set(SchemaLinker(schema: schema).mentionedTables(in: question).map(SQLIdentifier.foldCase))
         let named = profiles.filter { profile in
             guard profile.nullCount > 0, let column = schema.table(named: profile.table)?.column(named: profile.column),
@@ -71,17 +74,27 @@ enum ColumnMentions {
         question.split { !($0.isLetter || $0.isNumber) }.map { Word(stem: NameWords.stem(String($0)), range: $0.startIndex..<$0.endIndex) }
     }
 
-    /// The word, without a negating prefix (`unpaid` → `paid`) and without `-ed` (`returned` →
-    /// `return`).
+    /// The words a question negates, with their forms: a word with a negating prefix
+    /// (`unpaid` → `paid`), and the two words after `no`, `not`, `never`, `without` or `missing`
+    /// ("never been borrowed" → `borrowed`, `borrow`).
+    private static func negatedWords(in words: [String]) -> Set<String> {
+        var negated: Set<String> = []
+        for (index, word) in words.enumerated() {
+            for prefix in ["un", "non"] where word.hasPrefix(prefix) && word.count - prefix.count >= 4 {
+                negated.formUnion(variants(of: String(word.dropFirst(prefix.count))))
+            }
+            if negators.contains(word) {
+                for next in words[(index + 1)..<min(words.count, index + 3)] { negated.formUnion(variants(of: next)) }
+            }
+        }
+        return negated
+    }
+
+    private static let negators: Set<String> = ["no", "not", "never", "without", "missing"]
+
+    /// The word, and without `-ed` (`returned` → `return`).
     private static func variants(of word: String) -> Set<String> {
-        var forms: Set<String> = [word]
-        for prefix in ["un", "non"] where word.hasPrefix(prefix) && word.count - prefix.count >= 4 {
-            forms.insert(String(word.dropFirst(prefix.count)))
-        }
-        for form in forms where form.hasSuffix("ed") && form.count >= 6 {
-            forms.insert(String(form.dropLast(2)))
-        }
-        return forms
+        word.hasSuffix("ed") && word.count >= 6 ? [word, String(word.dropLast(2))] : [word]
     }
 
     /// Words of column names too general to say what a question is about.
