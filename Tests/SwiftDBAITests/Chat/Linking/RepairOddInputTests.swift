@@ -12,6 +12,11 @@ struct RepairOddInputTests {
         "FROM FROM JOIN JOIN ON ON", "SELECT ArtistId FROM Track AS", "SELECT x.y.z FROM a.b.c d", "SELECT 🎸.Name FROM Artist 🎸",
         "SELECT T1.Name FROM Track AS T1, Artist AS T2 WHERE T1.ArtistId = T2.ArtistId",
         "SELECT DATEDIFF(day, , ) FROM Track", "SELECT CONCAT() FROM Track",
+        "SELECT * FROM Genre WHERE Name =", "SELECT * FROM Genre WHERE Name = '", "SELECT * FROM Genre WHERE = 'Rock'",
+        "SELECT * FROM Genre WHERE Name IN (", "SELECT * FROM Genre WHERE Name IN ('rock',", "SELECT * FROM Genre WHERE IN ('x')",
+        "SELECT * FROM Genre g WHERE g. = 'x'", "'x' = 'y'", "SELECT * FROM Genre WHERE Name = 'it''s' OR Name <> 'ROCK'",
+        "SELECT i.InvoiceDate - FROM Invoice i", "SELECT - i.InvoiceDate FROM Invoice i", "SELECT a - b - c FROM Invoice",
+        "SELECT 1 WHERE x IN (SELECT", "SELECT 1 WHERE TrackId IN (SELECT DISTINCT", "SELECT * FROM Track WHERE TrackId = AlbumId",
     ]
 
     static let errors = [
@@ -22,6 +27,7 @@ struct RepairOddInputTests {
     @Test("nothing crashes, and what comes back differs from what went in")
     func noCrash() async throws {
         let schema = try await TestDatabase.chinookSchema()
+        let profiles = try await TestDatabase.chinook().columnProfiles(in: schema)
         for sql in Self.odd {
             for error in Self.errors {
                 for repaired in [
@@ -37,9 +43,33 @@ struct RepairOddInputTests {
                 EntityGrouping.rewritten(sql, schema: schema),
                 HavingAliasCorrection.rewritten(sql, schema: schema),
                 UnusedJoinRemoval.rewritten(sql, question: "List everything", schema: schema),
+                LiteralCheck.caseCorrected(sql, schema: schema, profiles: profiles),
+                DateDifferenceCorrection.rewritten(sql, schema: schema, profiles: profiles),
             ] {
                 if let rewritten { #expect(rewritten != sql) }
             }
+            _ = KeyComparisonCheck.message(for: KeyComparisonCheck.findings(in: sql, schema: schema), schema: schema)
+            _ = LiteralCheck.message(for: LiteralCheck.findings(in: sql, schema: schema, profiles: profiles))
         }
+        #expect(LiteralCheck.caseCorrected("SELECT * FROM Genre WHERE Name = 'it''s' OR Name <> 'ROCK'", schema: schema, profiles: profiles)
+            == "SELECT * FROM Genre WHERE Name = 'it''s' OR Name <> 'Rock'")
+        #expect(KeyComparisonCheck.findings(in: "SELECT * FROM Track WHERE TrackId = AlbumId", schema: schema).count == 1)
+    }
+
+    @Test("odd questions: nothing crashes, and no hint names a value the question does not contain")
+    func oddQuestions() async throws {
+        let schema = try await TestDatabase.chinookSchema()
+        let profiles = try await TestDatabase.chinook().columnProfiles(in: schema)
+        let questions = ["", " ", "?", "'", "''", "no", "not", "never", "un", "unknown", "rock", "ROCK!", "🎸 rock 🎸", "rock rock",
+                         "Which tracks have no composer?", String(repeating: "rock ", count: 500)]
+        for question in questions {
+            for match in ColumnMentions.categoryMatches(in: question, profiles: profiles, schema: schema) {
+                #expect(question.contains(match.phrase) && !match.phrase.isEmpty)
+            }
+            #expect(ColumnMentions.nullHints(for: question, profiles: profiles, schema: schema).count <= ColumnMentions.maxNullHints)
+        }
+        #expect(ColumnMentions.nullHints(for: "Which tracks have no composer?", profiles: profiles, schema: schema)
+            == ["Track.Composer is NULL in 977 of 3503 rows."])
+        #expect(ColumnMentions.categoryMatches(in: "🎸 rock 🎸", profiles: profiles, schema: schema).map(\.value) == ["Rock"])
     }
 }
