@@ -14,7 +14,8 @@ enum DateDifferenceCorrection {
         var edits: [SQLTokens.Edit] = []
         for (index, token) in tokens.enumerated() where token.kind == .symbol && token.text == "-" {
             guard index >= 1, index + 1 < tokens.count,
-                  let left = operand(endingAt: index - 1, in: tokens), let right = operand(startingAt: index + 1, in: tokens),
+                  let left = SQLTokens.columnReference(endingAt: index - 1, in: tokens),
+                  let right = SQLTokens.columnReference(startingAt: index + 1, in: tokens),
                   holdsDates(left, tokens: tokens, references: references, schema: schema, dated: dated),
                   holdsDates(right, tokens: tokens, references: references, schema: schema, dated: dated),
                   !edits.contains(where: { $0.range.overlaps(span(of: left, in: tokens)) })
@@ -27,33 +28,10 @@ enum DateDifferenceCorrection {
         return edits.isEmpty ? nil : SQLTokens.applying(edits, to: sql)
     }
 
-    /// A column operand: `name` or `qualifier.name`, as token indices (qualifier, name).
-    private typealias Operand = (qualifier: Int?, name: Int)
-
-    private static func operand(endingAt index: Int, in tokens: [SQLTokens.Token]) -> Operand? {
-        guard isName(tokens[index]) else { return nil }
-        if index >= 2, tokens[index - 1].text == ".", isName(tokens[index - 2]) { return (index - 2, index) }
-        if index >= 1, tokens[index - 1].text == "." { return nil }
-        return (nil, index)
-    }
-
-    private static func operand(startingAt index: Int, in tokens: [SQLTokens.Token]) -> Operand? {
-        guard isName(tokens[index]) else { return nil }
-        let next = index + 1
-        if next < tokens.count, tokens[next].text == "(" { return nil }
-        if next + 1 < tokens.count, tokens[next].text == ".", isName(tokens[next + 1]) {
-            if next + 2 < tokens.count, tokens[next + 2].text == "(" || tokens[next + 2].text == "." { return nil }
-            return (index, next + 1)
-        }
-        return (nil, index)
-    }
+    private typealias Operand = SQLTokens.ColumnReference
 
     private static func span(of operand: Operand, in tokens: [SQLTokens.Token]) -> Range<String.Index> {
         tokens[operand.qualifier ?? operand.name].range.lowerBound..<tokens[operand.name].range.upperBound
-    }
-
-    private static func isName(_ token: SQLTokens.Token) -> Bool {
-        token.kind == .quotedIdentifier || (token.kind == .word && !(token.text.first?.isNumber ?? true))
     }
 
     /// True when the operand names a column that holds ISO dates.

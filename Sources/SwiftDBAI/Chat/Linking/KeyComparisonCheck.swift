@@ -83,30 +83,22 @@ enum KeyComparisonCheck {
         return (left, right)
     }
 
-    private static func isName(_ token: SQLTokens.Token) -> Bool {
-        token.kind == .quotedIdentifier || (token.kind == .word && !(token.text.first?.isNumber ?? true))
-    }
-
     private static func side(
         endingAt index: Int, in tokens: [SQLTokens.Token], references: [TableReference], schema: DatabaseSchema
     ) -> Finding.Side? {
-        guard isName(tokens[index]) else { return nil }
-        let qualified = index >= 2 && tokens[index - 1].text == "." && isName(tokens[index - 2])
-        if !qualified, index >= 1, tokens[index - 1].text == "." { return nil }
-        return side(column: tokens[index].text, qualifier: qualified ? tokens[index - 2].text : nil, references: references, schema: schema)
+        SQLTokens.columnReference(endingAt: index, in: tokens).flatMap { side($0, in: tokens, references: references, schema: schema) }
     }
 
     private static func side(
         startingAt index: Int, in tokens: [SQLTokens.Token], references: [TableReference], schema: DatabaseSchema
     ) -> Finding.Side? {
-        guard isName(tokens[index]) else { return nil }
-        let next = index + 1
-        if next < tokens.count, tokens[next].text == "(" { return nil }
-        if next + 1 < tokens.count, tokens[next].text == ".", isName(tokens[next + 1]) {
-            if next + 2 < tokens.count, tokens[next + 2].text == "(" || tokens[next + 2].text == "." { return nil }
-            return side(column: tokens[next + 1].text, qualifier: tokens[index].text, references: references, schema: schema)
-        }
-        return side(column: tokens[index].text, qualifier: nil, references: references, schema: schema)
+        SQLTokens.columnReference(startingAt: index, in: tokens).flatMap { side($0, in: tokens, references: references, schema: schema) }
+    }
+
+    private static func side(
+        _ reference: SQLTokens.ColumnReference, in tokens: [SQLTokens.Token], references: [TableReference], schema: DatabaseSchema
+    ) -> Finding.Side? {
+        side(column: tokens[reference.name].text, qualifier: reference.qualifier.map { tokens[$0].text }, references: references, schema: schema)
     }
 
     private static func side(column: String, qualifier: String?, references: [TableReference], schema: DatabaseSchema) -> Finding.Side? {

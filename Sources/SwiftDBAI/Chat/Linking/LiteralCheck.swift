@@ -72,7 +72,7 @@ enum LiteralCheck {
         if position >= 1, tokens[position].text == "(", tokens[position - 1].isKeyword("in") {
             position -= 2
             if position >= 0, tokens[position].isKeyword("not") { position -= 1 }
-            return position >= 0 && isName(tokens[position]) ? position : nil
+            return position >= 0 && SQLTokens.isName(tokens[position]) ? position : nil
         }
         guard position == index - 1, position >= 0 else { return nil }
         // `=`, `==`, `!=`, `<>`: one or two symbol characters.
@@ -84,12 +84,8 @@ enum LiteralCheck {
             operatorText = tokens[position].text
             position -= 1
         }
-        guard ["=", "==", "!=", "<>"].contains(operatorText), position >= 0, isName(tokens[position]) else { return nil }
+        guard ["=", "==", "!=", "<>"].contains(operatorText), position >= 0, SQLTokens.isName(tokens[position]) else { return nil }
         return position
-    }
-
-    private static func isName(_ token: SQLTokens.Token) -> Bool {
-        token.kind == .word || token.kind == .quotedIdentifier
     }
 
     /// The profile of the column named at `index`, through ``TableReference/owner(ofColumn:qualifier:among:schema:)``.
@@ -97,9 +93,10 @@ enum LiteralCheck {
         ofColumnAt index: Int, in tokens: [SQLTokens.Token], references: [TableReference], schema: DatabaseSchema,
         profiles: [ColumnProfile]
     ) -> ColumnProfile? {
+        guard let reference = SQLTokens.columnReference(endingAt: index, in: tokens) else { return nil }
         let column = tokens[index].text
-        let qualifier = index >= 2 && tokens[index - 1].text == "." && isName(tokens[index - 2]) ? tokens[index - 2].text : nil
-        guard let owner = TableReference.owner(ofColumn: column, qualifier: qualifier, among: references, schema: schema)
+        guard let owner = TableReference.owner(
+            ofColumn: column, qualifier: reference.qualifier.map { tokens[$0].text }, among: references, schema: schema)
         else { return nil }
         return profiles.first { SQLIdentifier.same($0.table, owner.name) && SQLIdentifier.same($0.column, column) }
     }

@@ -99,6 +99,40 @@ struct SQLTokens {
         }
     }
 
+    /// A column named among the tokens, `name` or `qualifier.name`, as token indices.
+    struct ColumnReference: Sendable, Hashable {
+        var qualifier: Int?
+        var name: Int
+    }
+
+    /// True for a token that can name a column: a quoted identifier, or a word that does not
+    /// start with a digit.
+    static func isName(_ token: Token) -> Bool {
+        token.kind == .quotedIdentifier || (token.kind == .word && !(token.text.first?.isNumber ?? true))
+    }
+
+    /// The column reference whose name is the token at `index`, read backwards over its
+    /// qualifier; nil when the token is no name or follows a dot without a qualifier.
+    static func columnReference(endingAt index: Int, in tokens: [Token]) -> ColumnReference? {
+        guard tokens.indices.contains(index), isName(tokens[index]) else { return nil }
+        if index >= 2, tokens[index - 1].text == ".", isName(tokens[index - 2]) { return ColumnReference(qualifier: index - 2, name: index) }
+        if index >= 1, tokens[index - 1].text == "." { return nil }
+        return ColumnReference(qualifier: nil, name: index)
+    }
+
+    /// The column reference that starts at `index`; nil when the tokens there are no name, a
+    /// function call or a longer dotted path.
+    static func columnReference(startingAt index: Int, in tokens: [Token]) -> ColumnReference? {
+        guard tokens.indices.contains(index), isName(tokens[index]) else { return nil }
+        let next = index + 1
+        if next < tokens.count, tokens[next].text == "(" { return nil }
+        if next + 1 < tokens.count, tokens[next].text == ".", isName(tokens[next + 1]) {
+            if next + 2 < tokens.count, tokens[next + 2].text == "(" || tokens[next + 2].text == "." { return nil }
+            return ColumnReference(qualifier: index, name: next + 1)
+        }
+        return ColumnReference(qualifier: nil, name: index)
+    }
+
     /// Text as an SQL string literal: in single quotes, inner quotes doubled.
     static func literal(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
