@@ -4,12 +4,13 @@
 /// becomes `julianday(a) - julianday(b)`: the days between them, with fractions for times.
 ///
 /// Each operand is wrapped on its own, so the precedence of the expression around it stays as
-/// written. The rewritten statement goes through the classifier and policy like any other.
+/// written. Only statements that read are changed. The rewritten statement goes through the classifier and policy like any other.
 enum DateDifferenceCorrection {
     static func rewritten(_ sql: String, schema: DatabaseSchema, profiles: [ColumnProfile]) -> String? {
         let dated = profiles.filter(\.holdsISODates)
         guard !dated.isEmpty else { return nil }
         let tokens = SQLTokens(sql).tokens
+        guard SQLTokens.isQuery(tokens) else { return nil }
         let references = TableReference.all(in: tokens, schema: schema)
         var edits: [SQLTokens.Edit] = []
         for (index, token) in tokens.enumerated() where token.kind == .symbol && token.text == "-" {

@@ -4,8 +4,8 @@
 /// runs and answers wrongly (a count of 0, no rows).
 ///
 /// Reads `column = 'text'`, `column != 'text'`, `column <> 'text'` and `column IN ('a', 'b')`,
-/// with the column bare or qualified by a table or alias of the statement; LIKE patterns and
-/// other comparisons are left alone.
+/// with the column bare or qualified by a table or alias of the statement, in statements that only
+/// read; LIKE patterns, other comparisons and writes are left alone.
 enum LiteralCheck {
     /// A compared value that the column does not hold.
     struct Finding: Sendable, Hashable {
@@ -30,6 +30,7 @@ enum LiteralCheck {
         let categorical = profiles.filter { $0.categories != nil }
         guard !categorical.isEmpty else { return [] }
         let tokens = SQLTokens(sql, keepingStrings: true).tokens
+        guard SQLTokens.isQuery(tokens) else { return [] }
         let references = TableReference.all(in: tokens, schema: schema)
         var findings: [Finding] = []
         for (index, token) in tokens.enumerated() where token.kind == .string {

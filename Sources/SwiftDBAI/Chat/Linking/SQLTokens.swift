@@ -99,6 +99,16 @@ struct SQLTokens {
         }
     }
 
+    /// True for a statement that only reads, as written: it starts with SELECT, or with WITH
+    /// and names no INSERT, UPDATE, DELETE or REPLACE. Corrections leave writes as the model
+    /// wrote them: `SET status = 'active'` is a value to store, not a comparison to fix.
+    static func isQuery(_ tokens: [Token]) -> Bool {
+        guard let first = tokens.first else { return false }
+        if first.isKeyword("select") { return true }
+        let writes: Set<String> = ["insert", "update", "delete", "replace"]
+        return first.isKeyword("with") && !tokens.contains { $0.kind == .word && writes.contains(SQLIdentifier.foldCase($0.text)) }
+    }
+
     /// A column named among the tokens, `name` or `qualifier.name`, as token indices.
     struct ColumnReference: Sendable, Hashable {
         var qualifier: Int?

@@ -94,6 +94,15 @@ struct ColumnProfileTests {
         #expect(corrected == "SELECT COUNT(*) FROM staff WHERE job_title = 'Library Assistant' OR job_title = 'Director'")
         #expect(try await executor.query(corrected).rows == [[.integer(2)]])
         #expect(LiteralCheck.caseCorrected("SELECT 1", schema: schema, profiles: profiles) == nil)
+        for write in [
+            "UPDATE staff SET job_title = 'library assistant' WHERE job_title = 'Library'",
+            "WITH x AS (SELECT 1) DELETE FROM fine WHERE reason = 'damage'",
+        ] {
+            #expect(LiteralCheck.findings(in: write, schema: schema, profiles: profiles).isEmpty, "a write stays as written: \(write)")
+            #expect(LiteralCheck.caseCorrected(write, schema: schema, profiles: profiles) == nil)
+        }
+        #expect(LiteralCheck.findings(in: "WITH t AS (SELECT * FROM fine) SELECT COUNT(*) FROM t, fine WHERE fine.reason = 'damage'",
+                                      schema: schema, profiles: profiles).map(\.value) == ["damage"])
     }
 
     @Test("a difference of two ISO-date columns counts days; other differences are left alone")
@@ -111,6 +120,7 @@ struct ColumnProfileTests {
         let unqualified = DateDifferenceCorrection.rewritten("SELECT paid_on - issued_on, amount - 1 FROM fine", schema: schema, profiles: profiles)
         #expect(unqualified == "SELECT julianday(paid_on) - julianday(issued_on), amount - 1 FROM fine")
         let unchanged = [
+            "UPDATE fine SET amount = paid_on - issued_on",
             "SELECT amount - fine_id FROM fine",
             "SELECT paid_on - 1 FROM fine",
             "SELECT julianday(paid_on) - julianday(issued_on) FROM fine",
