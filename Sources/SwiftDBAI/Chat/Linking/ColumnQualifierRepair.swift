@@ -2,6 +2,9 @@
 /// table alias (`T2.Country` where `T2` is `Invoice` and `Country` is a column of `T1`, the
 /// `Customer`).
 ///
+/// Also a table qualified by its own name after it was given an alias (`fine.amount` where the
+/// statement says `JOIN fine AS f`).
+///
 /// Applied only to SQLite's "no such column: A.C" error, and only when exactly one other table
 /// of the statement has the column and no table one foreign key away from A's table, outside
 /// the statement, has it too (then the model more likely forgot a join, which the model must
@@ -12,6 +15,9 @@ enum ColumnQualifierRepair {
         guard let (qualifier, column) = missingQualifiedColumn(in: error) else { return nil }
         let tokens = SQLTokens(sql).tokens
         let aliases = Self.aliases(in: tokens, schema: schema)
+        if let renamed = aliasRestored(sql, qualifier: qualifier, column: column, tokens: tokens, aliases: aliases, schema: schema) {
+            return renamed
+        }
         guard let wrong = aliases.first(where: { SQLIdentifier.same($0.alias, qualifier) }),
               let wrongTable = schema.table(named: wrong.table), wrongTable.column(named: column) == nil else { return nil }
         let owners = aliases.filter { entry in
@@ -31,6 +37,25 @@ enum ColumnQualifierRepair {
         let repaired = SQLTokens.applying(edits, to: sql)
         guard !comparesColumnWithItself(SQLTokens(repaired).tokens) else { return nil }
         return repaired
+    }
+
+    /// A table qualified by its own name after the statement gave it an alias (`fine.amount` in
+    /// `… JOIN fine AS f …`, which SQLite no longer knows): every `fine.` becomes `f.`. Only when
+    /// the table appears once in the statement, under an alias, and has the column.
+    private static func aliasRestored(
+        _ sql: String, qualifier: String, column: String, tokens: [SQLTokens.Token], aliases: [(alias: String, table: String)],
+        schema: DatabaseSchema
+    ) -> String? {
+        let sameTable = aliases.filter { SQLIdentifier.same($0.table, qualifier) }
+        guard sameTable.count == 1, let aliased = sameTable.first, !SQLIdentifier.same(aliased.alias, qualifier),
+              !aliases.contains(where: { SQLIdentifier.same($0.alias, qualifier) }),
+              schema.table(named: aliased.table)?.column(named: column) != nil
+        else { return nil }
+        let edits = tokens.indices.filter { index in
+            index + 2 < tokens.count && tokens[index].names(qualifier) && tokens[index + 1].text == "."
+                && (index == 0 || tokens[index - 1].text != ".") && tokens[index + 2].kind != .symbol
+        }.map { SQLTokens.Edit(range: tokens[$0].range, text: aliased.alias) }
+        return edits.isEmpty ? nil : SQLTokens.applying(edits, to: sql)
     }
 
     /// `("T2", "Country")` from an error that says `no such column: T2.Country`.

@@ -21,6 +21,22 @@ struct ColumnQualifierRepairTests {
         #expect(quoted == #"SELECT COUNT(pt."TrackId") FROM Playlist "p", PlaylistTrack pt WHERE p.PlaylistId = pt.PlaylistId"#)
     }
 
+    @Test("a table qualified by its own name after it got an alias gets its alias back, everywhere; not when it also appears unaliased")
+    func aliasRestored() async throws {
+        let schema = try await TestDatabase.chinookSchema()
+        let executor = try TestDatabase.chinook()
+        let sql = "SELECT SUM(InvoiceLine.UnitPrice) FROM Invoice AS i JOIN InvoiceLine AS il ON il.InvoiceId = i.InvoiceId "
+            + "WHERE InvoiceLine.Quantity = 1 AND i.BillingCountry = 'InvoiceLine.x'"
+        let repaired = try #require(ColumnQualifierRepair.repair(sql, error: "no such column: InvoiceLine.UnitPrice", schema: schema))
+        #expect(repaired == "SELECT SUM(il.UnitPrice) FROM Invoice AS i JOIN InvoiceLine AS il ON il.InvoiceId = i.InvoiceId "
+            + "WHERE il.Quantity = 1 AND i.BillingCountry = 'InvoiceLine.x'")
+        #expect(try await executor.query(repaired).rowCount == 1)
+        let twice = "SELECT InvoiceLine.UnitPrice FROM InvoiceLine il WHERE il.TrackId IN (SELECT TrackId FROM InvoiceLine)"
+        #expect(ColumnQualifierRepair.repair(twice, error: "no such column: InvoiceLine.UnitPrice", schema: schema) == nil)
+        let noColumn = "SELECT Invoice.Name FROM Invoice i"
+        #expect(ColumnQualifierRepair.repair(noColumn, error: "no such column: Invoice.Name", schema: schema) == nil)
+    }
+
     @Test("no repair when a table one key away, outside the statement, has the column (a join is missing)")
     func missingJoin() async throws {
         let schema = try await TestDatabase.chinookSchema()
