@@ -17,8 +17,9 @@ Usage: python3 make_library.py [OUTPUT]   (default: library.sqlite next to this 
 import datetime
 import os
 import random
-import sqlite3
 import sys
+
+from evaldb import write_database
 
 SEED = 7351902
 FIRST_DAY = datetime.date(2022, 1, 3)   # the loan system went live
@@ -608,23 +609,11 @@ def main():
     reservations = make_reservations(rng, books, members, popularity, copies)
     events, registrations = make_events(rng, branches, staff, members)
 
-    if os.path.exists(out):
-        os.remove(out)
-    db = sqlite3.connect(out)
-    db.executescript(SCHEMA)
     tables = [("branch", branches), ("staff", staff), ("member", members), ("author", authors),
               ("book", books), ("copy", copies), ("loan", loans), ("fine", fines),
               ("reservation", reservations), ("event", events),
               ("event_registration", registrations)]
-    for name, rows in tables:
-        marks = ", ".join("?" * len(rows[0]))
-        db.executemany(f"INSERT INTO {name} VALUES ({marks})", [tuple(r) for r in rows])
-    db.commit()
-    db.execute("VACUUM")
-    db.close()
-    total = sum(len(rows) for _, rows in tables)
-    print(f"wrote {out}: " + ", ".join(f"{name} {len(rows)}" for name, rows in tables)
-          + f" ({total} rows)")
+    write_database(out, SCHEMA, tables)
 
 
 if __name__ == "__main__":

@@ -21,8 +21,9 @@ import bisect
 import datetime
 import os
 import random
-import sqlite3
 import sys
+
+from evaldb import write_database
 
 SEED = 41852077
 LAUNCH = datetime.datetime(2023, 1, 9, 9, 0, 0)        # the app went live
@@ -330,6 +331,19 @@ def event_title(rng, headliner, genre, used):
     raise RuntimeError("no free title")
 
 
+def renumber(parents, key, children):
+    """Sorts `parents` by `key` and gives them ids 1, 2, … in that order (column 0), as the web
+    app would have assigned them; the rows of `children` that refer to a parent in column 1
+    follow it to its new id."""
+    parents.sort(key=key)
+    new_id = {row[0]: i for i, row in enumerate(parents, start=1)}
+    for row in parents:
+        row[0] = new_id[row[0]]
+    for rows in children:
+        for row in rows:
+            row[1] = new_id[row[1]]
+
+
 def make_events(rng, venues, organizers, performers, popularity, count):
     venue_weights = [next(c[2] for c in CITIES if c[0] == v[3]) for v in venues]
     by_genre = {}
@@ -420,13 +434,8 @@ def make_events(rng, venues, organizers, performers, popularity, count):
             if name in ("VIP", "Meet & Greet"):
                 quantity = max(4, round(quantity / 2) * 2)
             ticket_types.append([0, event_id, name, price, quantity, ts(announced)])
-    events.sort(key=lambda e: (e[10], e[0]))
-    remap = {e[0]: i for i, e in enumerate(events, start=1)}
-    for e in events:
-        e[0] = remap[e[0]]
+    renumber(events, key=lambda e: (e[10], e[0]), children=(lineup, ticket_types))
     for rows in (lineup, ticket_types):
-        for r in rows:
-            r[1] = remap[r[1]]
         rows.sort(key=lambda r: (r[1], r[3] if rows is lineup else 0))
         for i, r in enumerate(rows, start=1):
             r[0] = i
@@ -591,13 +600,7 @@ def make_orders(rng, events, ticket_types, customers, promo_rows, popularity, li
         if remaining == 0 and status != "cancelled":
             event[7] = 1
     # ids in time order, like the web app would have assigned them
-    orders.sort(key=lambda o: (o[8], o[0]))
-    remap = {o[0]: i for i, o in enumerate(orders, start=1)}
-    for o in orders:
-        o[0] = remap[o[0]]
-    for rows in (items, refunds):
-        for r in rows:
-            r[1] = remap[r[1]]
+    renumber(orders, key=lambda o: (o[8], o[0]), children=(items, refunds))
     items.sort(key=lambda r: r[1])
     refunds.sort(key=lambda r: (r[4], r[1]))
     for rows in (items, refunds):
@@ -670,23 +673,11 @@ def main():
     reviews = make_reviews(rng, events, orders, items, ticket_types)
     mark_vips(rng, customers, orders)
 
-    if os.path.exists(out):
-        os.remove(out)
-    db = sqlite3.connect(out)
-    db.executescript(SCHEMA)
     tables = [("venues", venues), ("organizers", organizers), ("performers", performers),
               ("events", events), ("event_performers", lineup), ("ticket_types", ticket_types),
               ("customers", customers), ("promo_codes", promo_codes), ("orders", orders),
               ("order_items", items), ("refunds", refunds), ("reviews", reviews)]
-    for name, rows in tables:
-        marks = ", ".join("?" * len(rows[0]))
-        db.executemany(f"INSERT INTO {name} VALUES ({marks})", [tuple(r) for r in rows])
-    db.commit()
-    db.execute("VACUUM")
-    db.close()
-    total = sum(len(rows) for _, rows in tables)
-    print(f"wrote {out}: " + ", ".join(f"{name} {len(rows)}" for name, rows in tables)
-          + f" ({total} rows)")
+    write_database(out, SCHEMA, tables)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 /// call or a query:
 /// - stored categories it names in any case and number: "library assistants" →
 ///   `'Library Assistant'` in `staff.job_title`, which the capitalised-phrase search misses;
-/// - columns it names that are often NULL: "unpaid fines" → `fine.paid_on`, NULL in 1,204 of
-///   3,330 rows, so the model can tell "not yet paid" from "paid" (negated words only).
+/// - columns it names in the negative that are often NULL: "tracks without a composer" →
+///   `Track.Composer`, NULL in 977 of 3,503 rows in Chinook, so the model can tell "not yet
+///   paid" from "paid".
 enum ColumnMentions {
     /// The stored categories the question names, as value matches whose phrase is the question's
     /// own text. A value inside a longer matched value's words is left out, and so are
@@ -38,9 +39,9 @@ enum ColumnMentions {
     }
 
     /// One line for each column that the question names in the negative and that is NULL in
-    /// some rows (at most ``maxNullHints``, columns of tables the question names first):
-    /// "unpaid fines", "not yet shipped", "without a composer" → `fine.paid_on is NULL in 1204 of
-    /// 3330 rows.` Keys and generic name words (`id`, `date`, `on`) do not count. Only negated
+    /// some rows (at most ``maxNullHints``, columns of tables the question names first; negated as
+    /// in "unpaid", "not yet shipped", "without"): "tracks without a composer" → `Track.Composer
+    /// is NULL in 977 of 3503 rows.` Keys and generic name words (`id`, `date`, `on`) do not count. Only negated
     /// words count: "paid for a copy" or "hosted" named with a NULL count led a small model to a
     /// NULL filter the question did not ask for.
     static func nullHints(for question: String, profiles: [ColumnProfile], schema: DatabaseSchema) -> [String] {
