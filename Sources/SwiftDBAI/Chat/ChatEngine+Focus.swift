@@ -21,7 +21,9 @@ extension ChatEngine {
             let link = SchemaLinker(schema: schema).link(question, foundValues: found)
             hints = SchemaLinker.Link(tables: [], values: link.values, references: [], joins: []).hints
         }
-        return hints + ColumnMentions.nullHints(for: question, profiles: profiles, schema: schema)
+        hints += ColumnMentions.nullHints(for: question, profiles: profiles, schema: schema)
+        if let cents = CentsCorrection.hint(for: question, schema: schema) { hints.append(cents) }
+        return hints
     }
 
     /// The question with only the tables it links to, for asking again after the model wrote SQL

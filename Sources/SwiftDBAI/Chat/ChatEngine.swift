@@ -289,15 +289,30 @@ public actor ChatEngine {
 
     /// The model's statement with the mistakes that still run corrected: a stored value compared
     /// in the wrong case (`LiteralCheck`), dates subtracted as text (`DateDifferenceCorrection`),
-    /// grouping by a name
-    /// (`EntityGrouping`), a HAVING that names a column where it means an aggregate's alias
-    /// (`HavingAliasCorrection`), a join a plain list neither uses nor names (`UnusedJoinRemoval`).
+    /// timestamps compared with a day (`DateBoundCorrection`), cents divided as integers or
+    /// compared with dollars (`CentsCorrection`), `NOT IN` a column with NULLs
+    /// (`NotInNullCorrection`), an inner join tested with `IS NULL` (`AntiJoinCorrection`), a join
+    /// on keys of different tables that the foreign keys can mend (`KeyJoinCorrection`),
+    /// grouping by a name (`EntityGrouping`), a HAVING that names a column where it means an
+    /// aggregate's alias (`HavingAliasCorrection`), a join that only repeats rows
+    /// (`UnusedJoinRemoval`), a list that a child join repeats (`RepeatedRowCorrection`), a sum
+    /// where the question asks for the highest (`SuperlativeCorrection`), rounding the question
+    /// asks for (`RoundingCorrection`), the grouped-by columns first (`GroupKeyOrder`).
     private static func corrected(_ sql: String, question: String, schema: DatabaseSchema, profiles: [ColumnProfile]) -> String {
         var sql = LiteralCheck.caseCorrected(sql, schema: schema, profiles: profiles) ?? sql
         sql = DateDifferenceCorrection.rewritten(sql, schema: schema, profiles: profiles) ?? sql
+        sql = DateBoundCorrection.rewritten(sql, schema: schema, profiles: profiles) ?? sql
+        sql = CentsCorrection.rewritten(sql, question: question) ?? sql
+        sql = NotInNullCorrection.rewritten(sql, schema: schema, profiles: profiles) ?? sql
+        sql = AntiJoinCorrection.rewritten(sql, schema: schema) ?? sql
+        sql = KeyJoinCorrection.rewritten(sql, schema: schema) ?? sql
         sql = EntityGrouping.rewritten(sql, schema: schema) ?? sql
         sql = HavingAliasCorrection.rewritten(sql, schema: schema) ?? sql
-        return UnusedJoinRemoval.rewritten(sql, question: question, schema: schema) ?? sql
+        sql = UnusedJoinRemoval.rewritten(sql, question: question, schema: schema) ?? sql
+        sql = RepeatedRowCorrection.rewritten(sql, schema: schema) ?? sql
+        sql = SuperlativeCorrection.rewritten(sql, question: question) ?? sql
+        sql = RoundingCorrection.rewritten(sql, question: question) ?? sql
+        return GroupKeyOrder.rewritten(sql) ?? sql
     }
 
     /// What looks wrong in a read that ran, one fact per line: values compared with a column

@@ -12,11 +12,21 @@ struct ColumnProfile: Sendable, Hashable {
     /// The distinct text values, when there are at most ``ColumnProfile/maxCategories``, each is
     /// short and they are not dates; nil otherwise.
     var categories: [String]?
+    /// True when the stored ISO dates carry a time of day (`2024-05-01 10:30:00`).
+    var holdsTimes = false
 
     /// The most distinct values a column may have to count as a set of categories.
     static let maxCategories = 30
     /// The longest value a category may have, in characters.
     static let maxCategoryLength = 40
+
+    /// True for an ISO-8601 date followed by a time: `2024-05-01 10:30:00`, `2024-05-01T10:30`.
+    static func looksLikeISODateTime(_ text: String) -> Bool {
+        guard looksLikeISODate(text) else { return false }
+        let characters = Array(text.utf8.prefix(12))
+        return characters.count == 12 && (characters[10] == UInt8(ascii: " ") || characters[10] == UInt8(ascii: "T"))
+            && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(characters[11])
+    }
 
     /// True for text that starts like an ISO-8601 date: four digits, `-`, two digits, `-`, two digits.
     static func looksLikeISODate(_ text: String) -> Bool {

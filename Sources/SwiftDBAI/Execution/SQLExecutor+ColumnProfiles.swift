@@ -41,7 +41,8 @@ extension SQLExecutor {
             let name = SQLIdentifier.quote(column.name)
             let nonNull: Int = row[index + 1]
             let first = try DatabaseValue.fetchOne(db, sql: "SELECT \(name) FROM \(source) WHERE \(name) IS NOT NULL LIMIT 1")
-            let holdsISODates = first.flatMap { String.fromDatabaseValue($0) }.map(ColumnProfile.looksLikeISODate) ?? false
+            let firstText = first.flatMap { String.fromDatabaseValue($0) }
+            let holdsISODates = firstText.map(ColumnProfile.looksLikeISODate) ?? false
             var categories: [String]?
             if mayHoldText(column.declaredType), column.primaryKeyPosition == nil, nonNull > 0, !holdsISODates {
                 let values = try DatabaseValue.fetchAll(
@@ -55,7 +56,8 @@ extension SQLExecutor {
             return ColumnProfile(
                 table: table, column: column.name, rowCount: rowCount, nullCount: rowCount - nonNull,
                 holdsISODates: holdsISODates,
-                categories: categories)
+                categories: categories,
+                holdsTimes: firstText.map(ColumnProfile.looksLikeISODateTime) ?? false)
         }
     }
 }

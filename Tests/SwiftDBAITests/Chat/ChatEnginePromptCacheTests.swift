@@ -140,14 +140,21 @@ struct ChatEnginePromptCacheTests {
         let look = try #require(model.requests.last?.messages.last?.content)
         #expect(look.contains("'Aero Smith' is not a value of artist.name; its values are 'AC/DC', 'Accept', 'Aerosmith'."))
 
+        // A join on keys of different tables that the foreign keys mend is corrected before it runs.
+        let joined = ScriptedModel([.text("SELECT r.name, COUNT(*) FROM artist r JOIN album a ON a.id = r.id GROUP BY r.id")])
+        let counted = try await ChatEngineTests().engine(joined).0.send("How many albums has each artist made?")
+        #expect(counted.sql == "SELECT r.name, COUNT(*) FROM artist r JOIN album a ON a.artist_id = r.id GROUP BY r.id")
+        #expect(counted.attempts == 1 && counted.queryResult?.rowCount == 3 && joined.requests.count == 1)
+
+        // Other comparisons of keys of different tables get one more look.
         let keys = ScriptedModel([
-            .text("SELECT r.name, COUNT(*) FROM artist r JOIN album a ON a.id = r.id GROUP BY r.id"),
-            .text("SELECT r.name, COUNT(*) FROM artist r JOIN album a ON a.artist_id = r.id GROUP BY r.id"),
+            .text("SELECT name FROM artist WHERE id IN (SELECT id FROM album)"),
+            .text("SELECT name FROM artist WHERE id IN (SELECT artist_id FROM album)"),
         ])
-        let counted = try await ChatEngineTests().engine(keys).0.send("How many albums has each artist made?")
-        #expect(counted.attempts == 2 && counted.queryResult?.rowCount == 3)
+        let listed = try await ChatEngineTests().engine(keys).0.send("Which artists have albums?")
+        #expect(listed.attempts == 2 && listed.queryResult?.rowCount == 3)
         let keysLook = try #require(keys.requests.last?.messages.last?.content)
-        #expect(keysLook.contains("It compares album.id (a key of album) with artist.id (a key of artist)"))
+        #expect(keysLook.contains("It compares artist.id (a key of artist) with album.id (a key of album)"))
         #expect(keysLook.contains("Foreign keys: album.artist_id = artist.id."))
 
         let caseSlip = ScriptedModel([.text("SELECT COUNT(*) FROM artist WHERE name = 'accept'")])

@@ -2,7 +2,9 @@
 /// where `Track` has no `ArtistId` and reaches `Artist` only through `Album`. Small models make
 /// this mistake on most questions that need three tables, and tend to repeat it when told.
 ///
-/// Applied only to SQLite's "no such column: A.C" error, when A's table lacks C, exactly one
+/// Applied only to SQLite's "no such column: A.C" error (or "no such column: C" in a statement of
+/// one table A, where every bare `C` gets the new table's qualifier, and only along foreign keys
+/// of the tables reached, which neither repeat nor drop A's rows), when A's table lacks C, exactly one
 /// table outside the statement that has C is nearest to A's table along foreign keys (at most
 /// two keys away), and no other table of the statement is nearer to it (then A is the wrong
 /// table rather than a join too short, and the model must rewrite the statement). That table is
@@ -14,13 +16,26 @@ enum JoinBridgeRepair {
     static let maxKeys = 2
 
     static func repair(_ sql: String, error: String, schema: DatabaseSchema) -> String? {
-        guard let (qualifier, column) = ColumnQualifierRepair.missingQualifiedColumn(in: error) else { return nil }
         let tokens = SQLTokens(sql).tokens
         let references = TableReference.all(in: tokens, schema: schema)
+        let missing: (qualifier: String, column: String)
+        if let bare = missingBareColumn(in: error) {
+            // A bare name in a statement of one table: the name is read as that table's.
+            guard references.count == 1, let only = references.first,
+                  !SQLIdentifier.same(only.alias, bare) || SQLIdentifier.same(only.table, bare)
+            else { return nil }
+            missing = (only.alias, bare)
+        } else if let qualified = ColumnQualifierRepair.missingQualifiedColumn(in: error) {
+            missing = qualified
+        } else {
+            return nil
+        }
+        let (qualifier, column) = missing
         guard let reference = references.first(where: { SQLIdentifier.same($0.alias, qualifier) }),
               let table = schema.table(named: reference.table), table.column(named: column) == nil,
               let (path, owner) = bridge(from: table.name, to: column, avoiding: references, schema: schema)
         else { return nil }
+        if missingBareColumn(in: error) != nil, !followsReferences(path, from: table.name) { return nil }
 
         var aliases: [String: String] = [SQLIdentifier.foldCase(table.name): reference.alias]
         var used = Set(references.map { SQLIdentifier.foldCase($0.alias) })
@@ -45,6 +60,10 @@ enum JoinBridgeRepair {
         var edits = SQLTokens.occurrences(of: qualifier, column, in: tokens).map { index in
             SQLTokens.Edit(range: tokens[index].range, text: SQLIdentifier.quotedIfNeeded(ownerAlias))
         }
+        for index in bareOccurrences(of: column, in: tokens) {
+            edits.append(SQLTokens.Edit(range: tokens[index].range.lowerBound..<tokens[index].range.lowerBound,
+                                        text: SQLIdentifier.quotedIfNeeded(ownerAlias) + "."))
+        }
         let insertion = reference.clauseEnd(in: tokens)
         let bridgeText = joins.joined(separator: " ")
         if insertion < tokens.count {
@@ -54,6 +73,36 @@ enum JoinBridgeRepair {
             edits.append(SQLTokens.Edit(range: sql.endIndex..<sql.endIndex, text: " " + bridgeText))
         }
         return SQLTokens.applying(edits, to: sql)
+    }
+
+    /// The column of "no such column: C" when SQLite names it without a qualifier; nil for
+    /// `A.C` and for other errors.
+    static func missingBareColumn(in error: String) -> String? {
+        guard let range = error.range(of: "no such column: ") else { return nil }
+        var name = error[range.upperBound...].prefix { !$0.isWhitespace }
+        if name.hasSuffix(".") { name = name.dropLast() }
+        guard !name.isEmpty, !name.contains("."), name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+        return String(name)
+    }
+
+    /// True when each step of the path goes from a referring table to the table it refers to,
+    /// so that the joins neither repeat nor multiply the rows of `start`.
+    private static func followsReferences(_ path: [JoinCondition], from start: String) -> Bool {
+        var current = start
+        for step in path {
+            guard SQLIdentifier.same(step.table, current) else { return false }
+            current = step.referencedTable
+        }
+        return true
+    }
+
+    /// The indices of `column` where the tokens name it bare: not after or before a dot, and not
+    /// called as a function.
+    private static func bareOccurrences(of column: String, in tokens: [SQLTokens.Token]) -> [Int] {
+        tokens.indices.filter { index in
+            tokens[index].names(column) && (index == 0 || tokens[index - 1].text != ".")
+                && (index + 1 == tokens.count || (tokens[index + 1].text != "." && tokens[index + 1].text != "("))
+        }
     }
 
     /// The foreign keys from `table` to the one nearest table outside the statement that has

@@ -101,7 +101,9 @@ enum KeyComparisonCheck {
         side(column: tokens[reference.name].text, qualifier: reference.qualifier.map { tokens[$0].text }, references: references, schema: schema)
     }
 
-    private static func side(column: String, qualifier: String?, references: [TableReference], schema: DatabaseSchema) -> Finding.Side? {
+    /// The column `qualifier.column` of the statement with the tables it identifies; nil when it
+    /// is no key or its table is unknown.
+    static func side(column: String, qualifier: String?, references: [TableReference], schema: DatabaseSchema) -> Finding.Side? {
         guard let table = TableReference.owner(ofColumn: column, qualifier: qualifier, among: references, schema: schema),
               let name = table.column(named: column)?.name
         else { return nil }

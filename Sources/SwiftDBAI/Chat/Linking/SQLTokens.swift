@@ -148,6 +148,48 @@ struct SQLTokens {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
+    /// The index of the `)` that closes the `(` at `index`, or nil when it is not closed.
+    static func closingParenthesis(of index: Int, in tokens: [Token]) -> Int? {
+        var depth = 0
+        for position in index..<tokens.count where tokens[position].kind == .symbol {
+            if tokens[position].text == "(" { depth += 1 }
+            if tokens[position].text == ")" {
+                depth -= 1
+                if depth == 0 { return position }
+            }
+        }
+        return nil
+    }
+
+    /// The index of the first of `keywords` outside parentheses at or after `start`, or
+    /// `tokens.count` when none follows.
+    static func topLevelIndex(ofAny keywords: Set<String>, in tokens: [Token], from start: Int) -> Int {
+        var depth = 0
+        for index in start..<tokens.count {
+            let token = tokens[index]
+            if token.kind == .symbol, token.text == "(" { depth += 1 }
+            if token.kind == .symbol, token.text == ")" { depth -= 1 }
+            if depth < 0 { return index }
+            if depth == 0, token.kind == .word, keywords.contains(SQLIdentifier.foldCase(token.text)) { return index }
+        }
+        return tokens.count
+    }
+
+    /// The value of a number literal that starts at `index` (`200`, `19.99`) and the index of
+    /// its last token; nil when no number starts there.
+    static func number(startingAt index: Int, in tokens: [Token]) -> (value: Double, last: Int)? {
+        guard tokens.indices.contains(index), tokens[index].kind == .word, tokens[index].text.allSatisfy(isDigit)
+        else { return nil }
+        if index + 2 < tokens.count, tokens[index + 1].text == ".", tokens[index + 2].kind == .word,
+           tokens[index + 2].text.allSatisfy(isDigit), tokens[index + 1].range.upperBound == tokens[index + 2].range.lowerBound,
+           let value = Double(tokens[index].text + "." + tokens[index + 2].text) {
+            return (value, index + 2)
+        }
+        return Double(tokens[index].text).map { ($0, index) }
+    }
+
+    private static func isDigit(_ character: Character) -> Bool { character.isASCII && character.isNumber }
+
     /// The index of the first `keyword` outside parentheses, or nil.
     static func topLevelIndex(of keyword: String, in tokens: [Token]) -> Int? {
         var depth = 0

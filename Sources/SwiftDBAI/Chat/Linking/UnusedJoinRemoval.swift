@@ -1,24 +1,40 @@
 /// Removes a join that only repeats rows: small models answer "Which customers live in London?"
 /// with `SELECT c.CompanyName FROM Customers c JOIN Orders o ON o.CustomerID = c.CustomerID
 /// WHERE c.City = 'London'`, which lists each customer once per order and leaves out those
-/// with none.
+/// with none, and "How much have paid orders brought in?" with `SUM(o.total_cents)` over
+/// orders joined to their items, which counts each order once per item.
 ///
-/// Applied only to a plain list: one SELECT, with no DISTINCT, GROUP BY, aggregate or `*`. A
-/// table is removed when it is inner-joined on a single foreign-key equality in which it is the
-/// referring table (each of the other table's rows can match many of its rows), none of its
-/// columns is used outside that condition, and the question does not name it (`Orders` in
-/// "customers who placed orders" keeps the join). The rewritten statement goes through the
-/// classifier and policy like any other.
+/// Applied to a plain list (one SELECT, with no DISTINCT, GROUP BY, aggregate or `*`) and to a
+/// sum or average (one SELECT whose aggregates are SUM, AVG or TOTAL, with no DISTINCT or
+/// COUNT). A table is removed when it is inner-joined on a single foreign-key equality, none of
+/// its columns is used outside that condition, the question does not name it (`Orders` in
+/// "customers who placed orders" keeps the join), and it is either the referring table (each
+/// of the other table's rows can match many of its rows) or, in a sum, the table a NOT NULL
+/// foreign key refers to (the join neither repeats nor drops rows, and a table joined through
+/// it may then go too). The rewritten statement goes through the classifier and policy like any other.
 enum UnusedJoinRemoval {
     static func rewritten(_ sql: String, question: String, schema: DatabaseSchema) -> String? {
+        var current = sql
+        var changed = false
+        while let next = removingOneJoin(from: current, question: question, schema: schema) {
+            current = next
+            changed = true
+        }
+        return changed ? current : nil
+    }
+
+    private static func removingOneJoin(from sql: String, question: String, schema: DatabaseSchema) -> String? {
         let tokens = SQLTokens(sql).tokens
-        guard let first = tokens.first, first.isKeyword("select"), isPlainList(tokens) else { return nil }
+        guard let first = tokens.first, first.isKeyword("select") else { return nil }
+        let sums = isSum(tokens)
+        guard sums || isPlainList(tokens) else { return nil }
         let references = TableReference.all(in: tokens, schema: schema)
         guard references.count >= 2 else { return nil }
         let questionWords = Set(NameWords.ofText(question))
         for reference in references.dropFirst() where !reference.isLeftJoined && tokens[reference.start].kind == .word {
             let end = reference.clauseEnd(in: tokens)
-            guard isChildJoin(reference, end: end, tokens: tokens, references: references, schema: schema),
+            guard let join = joinKey(of: reference, end: end, tokens: tokens, references: references, schema: schema),
+                  join == .child || (sums && join == .requiredParent),
                   !isUsed(reference, outside: reference.start..<end, tokens: tokens, references: references, schema: schema),
                   !isNamed(reference, in: questionWords, references: references)
             else { continue }
@@ -42,24 +58,64 @@ enum UnusedJoinRemoval {
         }
     }
 
-    /// True when the reference is joined by `ON a.x = b.y` alone, along a foreign key of its own
-    /// table that points at the other table of the equality.
-    private static func isChildJoin(
-        _ reference: TableReference, end: Int, tokens: [SQLTokens.Token], references: [TableReference], schema: DatabaseSchema
-    ) -> Bool {
+    /// How a reference is joined by `ON a.x = b.y` alone, along a foreign key.
+    private enum JoinKey {
+        /// Along a foreign key of the reference's own table that points at the other table.
+        case child
+        /// Along a NOT NULL foreign key of the other table that points at the reference's table.
+        case requiredParent
+    }
+
+    /// One SELECT whose aggregates are SUM, AVG or TOTAL, with no DISTINCT, COUNT, MIN, MAX,
+    /// EXISTS or `SELECT *`.
+    private static func isSum(_ tokens: [SQLTokens.Token]) -> Bool {
+        let refused: Set<String> = [
+            "distinct", "count", "min", "max", "group_concat", "union", "except", "intersect", "exists",
+        ]
+        let sums: Set<String> = ["sum", "avg", "total"]
+        let selects = tokens.filter { $0.isKeyword("select") }.count
+        let starsAllColumns = tokens.indices.contains { index in
+            guard tokens[index].kind == .symbol, tokens[index].text == "*", index > 0 else { return false }
+            let previous = tokens[index - 1]
+            return previous.isKeyword("select") || [",", ".", "("].contains(previous.text)
+        }
+        return selects == 1 && !starsAllColumns
+            && tokens.indices.contains { index in
+                tokens[index].kind == .word && sums.contains(SQLIdentifier.foldCase(tokens[index].text))
+                    && index + 1 < tokens.count && tokens[index + 1].text == "("
+            }
+            && !tokens.contains { $0.kind == .word && refused.contains(SQLIdentifier.foldCase($0.text)) }
+    }
+
+    /// How the reference is joined, when its condition is `ON a.x = b.y` alone along a single-
+    /// column foreign key between its table and the other table of the equality.
+    private static func joinKey(
+        of reference: TableReference, end: Int, tokens: [SQLTokens.Token], references: [TableReference], schema: DatabaseSchema
+    ) -> JoinKey? {
         let condition = Array(tokens[reference.end..<end])
         guard condition.count == 8, condition[0].isKeyword("on"), condition[2].text == ".", condition[4].text == "=",
-              condition[6].text == "." else { return false }
+              condition[6].text == "." else { return nil }
         let sides = [(condition[1].text, condition[3].text), (condition[5].text, condition[7].text)]
         guard let own = sides.first(where: { SQLIdentifier.same($0.0, reference.alias) }),
               let other = sides.first(where: { !SQLIdentifier.same($0.0, reference.alias) }),
               let otherReference = references.first(where: { SQLIdentifier.same($0.alias, other.0) }),
-              let table = schema.table(named: reference.table)
-        else { return false }
-        return table.foreignKeys.contains { key in
-            key.columns.count == 1 && SQLIdentifier.same(key.columns[0], own.1)
-                && SQLIdentifier.same(key.referencedTable, otherReference.table)
-                && (key.referencedColumns.first.map { SQLIdentifier.same($0, other.1) } ?? true)
+              let table = schema.table(named: reference.table),
+              let otherTable = schema.table(named: otherReference.table)
+        else { return nil }
+        if refers(table, column: own.1, to: otherTable.name, column: other.1) { return .child }
+        if refers(otherTable, column: other.1, to: table.name, column: own.1), otherTable.column(named: other.1)?.isNotNull == true {
+            return .requiredParent
+        }
+        return nil
+    }
+
+    /// True when `column` of `table` is a single-column foreign key to `referenced`'s
+    /// `referencedColumn` (or to its primary key, when the key names no column).
+    private static func refers(_ table: TableSchema, column: String, to referenced: String, column referencedColumn: String) -> Bool {
+        table.foreignKeys.contains { key in
+            key.columns.count == 1 && SQLIdentifier.same(key.columns[0], column)
+                && SQLIdentifier.same(key.referencedTable, referenced)
+                && (key.referencedColumns.first.map { SQLIdentifier.same($0, referencedColumn) } ?? true)
         }
     }
 

@@ -100,4 +100,23 @@ struct JoinBridgeRepairTests {
         #expect(model.requests.count == 1)
         #expect(ChatEngine.maxRepairs == 3)
     }
+
+    @Test("a bare column of a table the only table refers to is joined in; not through a table that refers to it")
+    func bareColumn() async throws {
+        let schema = try await TestDatabase.chinookSchema()
+        let sql = "SELECT Name FROM Track WHERE Title = 'Facelift'"
+        let repaired = try #require(JoinBridgeRepair.repair(
+            sql, error: "SQLite cannot compile the statement: no such column: Title.", schema: schema))
+        #expect(repaired == "SELECT Name FROM Track JOIN Album ON Track.AlbumId = Album.AlbumId WHERE Album.Title = 'Facelift'")
+        #expect(try await TestDatabase.chinook().query(repaired).rowCount == 12)
+        #expect(JoinBridgeRepair.missingBareColumn(in: "no such column: T1.Title") == nil)
+        for (sql, error) in [
+            ("SELECT COUNT(*) FROM Album WHERE Milliseconds > 1000", "no such column: Milliseconds."),
+            ("SELECT Name FROM Track t JOIN Genre g ON g.GenreId = t.GenreId WHERE Title = 'x'", "no such column: Title"),
+            ("SELECT Name FROM Track WHERE Nonexistent = 1", "no such column: Nonexistent"),
+        ] {
+            #expect(JoinBridgeRepair.repair(sql, error: error, schema: schema) == nil, "\(sql)")
+        }
+    }
 }
+

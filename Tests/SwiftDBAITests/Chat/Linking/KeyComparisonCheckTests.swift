@@ -49,3 +49,46 @@ struct KeyComparisonCheckTests {
         #expect(KeyComparisonCheck.findings(in: "SELECT bio FROM profile p JOIN pet q ON p.person_id = q.id", schema: schema).count == 1)
     }
 }
+
+@Suite("Joins on keys of different tables, mended along the foreign keys")
+struct KeyJoinCorrectionTests {
+    @Test("the one foreign key that links the two tables replaces the wrong key")
+    func substituted() async throws {
+        let schema = try await TestDatabase.chinookSchema()
+        let executor = try TestDatabase.chinook()
+        let sql = "SELECT ar.Name, COUNT(*) FROM Artist ar JOIN Album al ON ar.ArtistId = al.AlbumId GROUP BY ar.ArtistId"
+        let mended = try #require(KeyJoinCorrection.rewritten(sql, schema: schema))
+        #expect(mended == "SELECT ar.Name, COUNT(*) FROM Artist ar JOIN Album al ON ar.ArtistId = al.ArtistId GROUP BY ar.ArtistId")
+        #expect(try await executor.query(mended).rowCount == 204)
+        #expect(KeyComparisonCheck.findings(in: mended, schema: schema).isEmpty)
+    }
+
+    @Test("a table outside the statement that links the two sides is joined between them")
+    func bridged() async throws {
+        let (executor, schema, _, _) = try await ShopDatabase.fixture()
+        let sql = "SELECT c.name, COUNT(*) FROM customers AS c JOIN order_items AS i ON c.id = i.order_id GROUP BY c.id"
+        let mended = try #require(KeyJoinCorrection.rewritten(sql, schema: schema))
+        #expect(mended == "SELECT c.name, COUNT(*) FROM customers AS c JOIN orders ON orders.customer_id = c.id JOIN order_items AS i ON orders.id = i.order_id GROUP BY c.id")
+        #expect(try await executor.query(mended).rows.map { [$0[0], $0[1]] } == [[.text("Ada"), 3], [.text("Ben"), 1]])
+        let reversed = try #require(KeyJoinCorrection.rewritten(
+            "SELECT p.name FROM order_items AS i JOIN customers AS c ON i.order_id = c.id JOIN products p ON p.id = i.product_id", schema: schema))
+        #expect(reversed == "SELECT p.name FROM order_items AS i JOIN orders ON orders.id = i.order_id JOIN customers AS c ON orders.customer_id = c.id JOIN products p ON p.id = i.product_id")
+        #expect(try await executor.query(reversed).rowCount == 4)
+    }
+
+    @Test("left alone: keys of one table, two candidate keys, a linking table already in the statement, non-key columns, writes")
+    func leftAlone() async throws {
+        let schema = try await TestDatabase.chinookSchema()
+        for sql in [
+            "SELECT ar.Name FROM Artist ar JOIN Album al ON ar.ArtistId = al.ArtistId",
+            "SELECT e.LastName FROM Employee e JOIN Employee m ON e.ReportsTo = m.EmployeeId",
+            "SELECT t.Name FROM Track t JOIN Album al ON al.AlbumId = t.AlbumId JOIN Artist ar ON ar.ArtistId = t.TrackId",
+            "SELECT t.Name FROM Track t JOIN Genre g ON g.Name = t.Name",
+            "SELECT t.Name FROM Track t JOIN Genre g ON g.GenreId = t.GenreId AND g.GenreId = t.TrackId",
+            "DELETE FROM Album WHERE AlbumId IN (SELECT ArtistId FROM Artist)",
+            "SELECT a.Title FROM Album a, Artist r WHERE a.AlbumId = r.ArtistId",
+        ] {
+            #expect(KeyJoinCorrection.rewritten(sql, schema: schema) == nil, "\(sql)")
+        }
+    }
+}

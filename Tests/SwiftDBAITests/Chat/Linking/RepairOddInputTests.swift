@@ -17,6 +17,15 @@ struct RepairOddInputTests {
         "SELECT * FROM Genre g WHERE g. = 'x'", "'x' = 'y'", "SELECT * FROM Genre WHERE Name = 'it''s' OR Name <> 'ROCK'",
         "SELECT i.InvoiceDate - FROM Invoice i", "SELECT - i.InvoiceDate FROM Invoice i", "SELECT a - b - c FROM Invoice",
         "SELECT 1 WHERE x IN (SELECT", "SELECT 1 WHERE TrackId IN (SELECT DISTINCT", "SELECT * FROM Track WHERE TrackId = AlbumId",
+        "SELECT 1 WHERE x NOT IN (", "SELECT 1 WHERE x NOT IN (SELECT", "SELECT 1 WHERE x NOT IN (SELECT Composer FROM",
+        "SELECT 1 WHERE x NOT IN (SELECT Composer FROM Track WHERE", "SELECT 1 WHERE x NOT IN (SELECT Composer FROM Track)))",
+        "SELECT * FROM Invoice WHERE InvoiceDate BETWEEN", "SELECT * FROM Invoice WHERE InvoiceDate BETWEEN '2009-01-01' AND",
+        "SELECT * FROM Invoice WHERE InvoiceDate <= '2009-01-01", "SELECT * FROM Invoice i JOIN InvoiceLine l ON WHERE l.InvoiceLineId IS NULL",
+        "SELECT * FROM Invoice i JOIN InvoiceLine l WHERE l.InvoiceLineId IS", "SELECT AVG(", "SELECT AVG(Total) AS", "SELECT SUM(Total) /",
+        "SELECT amount_cents / 100", "SELECT x_cents > $200", "SELECT ROUND(", "SELECT SUM(Total) FROM Invoice i JOIN InvoiceLine l ON l.",
+        "SELECT COUNT(*), BillingCity FROM Invoice GROUP BY BillingCity,", "SELECT COUNT(*), FROM Invoice GROUP BY BillingCity",
+        "SELECT * FROM Artist ar JOIN Album al ON ar.ArtistId = al.", "SELECT * FROM Artist ar JOIN Album al ON ar.ArtistId = al.AlbumId =",
+        "SELECT * FROM Artist ar JOIN Album al ON . = .", "SELECT * FROM Artist ar JOIN Album ON ar.ArtistId = Album.AlbumId",
     ]
 
     static let errors = [
@@ -45,6 +54,15 @@ struct RepairOddInputTests {
                 UnusedJoinRemoval.rewritten(sql, question: "List everything", schema: schema),
                 LiteralCheck.caseCorrected(sql, schema: schema, profiles: profiles),
                 DateDifferenceCorrection.rewritten(sql, schema: schema, profiles: profiles),
+                DateBoundCorrection.rewritten(sql, schema: schema, profiles: profiles),
+                NotInNullCorrection.rewritten(sql, schema: schema, profiles: profiles),
+                AntiJoinCorrection.rewritten(sql, schema: schema),
+                CentsCorrection.rewritten(sql, question: "Over $200, in dollars, rounded to two decimals?"),
+                RoundingCorrection.rewritten(sql, question: "Rounded to two decimals, over $200?"),
+                RepeatedRowCorrection.rewritten(sql, schema: schema),
+                SuperlativeCorrection.rewritten(sql, question: "What is the biggest one?"),
+                KeyJoinCorrection.rewritten(sql, schema: schema),
+                GroupKeyOrder.rewritten(sql),
             ] {
                 if let rewritten { #expect(rewritten != sql) }
             }

@@ -41,6 +41,27 @@ struct UnusedJoinRemovalTests {
         }
     }
 
+    @Test("a sum over a parent's column loses the child joins that repeat it, and the tables joined only through them")
+    func sums() async throws {
+        let (executor, schema, _, _) = try await ShopDatabase.fixture()
+        let sql = "SELECT SUM(T1.total_cents / 100.0) FROM orders AS T1 JOIN order_items ON order_items.order_id = T1.id INNER JOIN products AS T2 ON order_items.product_id = T2.id WHERE T1.status = 'paid'"
+        let rewritten = try #require(UnusedJoinRemoval.rewritten(sql, question: "How much have paid orders brought in, in dollars?", schema: schema))
+        #expect(rewritten == "SELECT SUM(T1.total_cents / 100.0) FROM orders AS T1 WHERE T1.status = 'paid'")
+        let before = try await executor.query(sql).rows.first?[0]
+        let after = try await executor.query(rewritten).rows.first?[0]
+        #expect(before != after)
+        #expect(try await executor.query("SELECT SUM(total_cents / 100.0) = (\(rewritten)) FROM orders WHERE status = 'paid'").rows.first?[0] == 1)
+        for (sql, question) in [
+            ("SELECT SUM(i.quantity) FROM orders o JOIN order_items i ON i.order_id = o.id", "How many items were ordered?"),
+            ("SELECT COUNT(*), SUM(o.total_cents) FROM orders o JOIN order_items i ON i.order_id = o.id", "Order lines and revenue?"),
+            ("SELECT SUM(DISTINCT o.total_cents) FROM orders o JOIN order_items i ON i.order_id = o.id", "Revenue?"),
+            ("SELECT SUM(o.total_cents) FROM orders o JOIN promo_codes p ON o.promo_code_id = p.id", "Revenue with codes?"),
+            ("SELECT SUM(o.total_cents) FROM orders o JOIN order_items i ON i.order_id = o.id", "Revenue of orders with items?"),
+        ] {
+            #expect(UnusedJoinRemoval.rewritten(sql, question: question, schema: schema) == nil, "\(sql)")
+        }
+    }
+
     @Test("the engine answers the list once per row")
     func inEngine() async throws {
         let model = ScriptedModel([

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Rounds what the question asks to round: "What is the average rating, rounded to two
+/// decimals?" answered with `SELECT AVG(rating) FROM reviews` gets `ROUND(AVG(rating), 2)`.
+/// Small models often drop the rounding a question spells out.
+///
+/// Applied when the question names the places ("to two decimal places", "to 1 decimal",
+/// "to the nearest cent", "to the nearest whole number") and the statement has no `ROUND`:
+/// each result column of the outer SELECT that averages, sums or divides is wrapped, its alias
+/// kept. Only statements that read are changed. The rewritten statement goes through the
+/// classifier and policy like any other.
+enum RoundingCorrection {
+    static func rewritten(_ sql: String, question: String) -> String? {
+        guard let places = places(in: question) else { return nil }
+        let tokens = SQLTokens(sql).tokens
+        guard let first = tokens.first, first.isKeyword("select"),
+              !tokens.contains(where: { $0.isKeyword("round") }),
+              SQLTokens.topLevelIndex(of: "union", in: tokens) == nil
+        else { return nil }
+        let listStart = tokens.count > 1 && (tokens[1].isKeyword("distinct") || tokens[1].isKeyword("all")) ? 2 : 1
+        let listEnd = SQLTokens.topLevelIndex(ofAny: ["from"], in: tokens, from: listStart)
+        var edits: [SQLTokens.Edit] = []
+        for item in items(in: tokens, from: listStart, to: listEnd) {
+            let expression = tokens[item]
+            guard expression.contains(where: rounds) else { continue }
+            let start = tokens[item.lowerBound].range.lowerBound
+            edits.append(SQLTokens.Edit(range: start..<start, text: "ROUND("))
+            let end = tokens[item.upperBound - 1].range.upperBound
+            edits.append(SQLTokens.Edit(range: end..<end, text: ", \(places))"))
+        }
+        return edits.isEmpty ? nil : SQLTokens.applying(edits, to: sql)
+    }
+
+    /// The decimal places a question asks for, or nil when it asks for no rounding.
+    static func places(in question: String) -> Int? {
+        let text = question.lowercased()
+        if text.contains("nearest cent") { return 2 }
+        if text.range(of: #"nearest (whole number|integer|dollar|whole)"#, options: .regularExpression) != nil { return 0 }
+        let numbers = ["zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "0": 0, "1": 1, "2": 2, "3": 3, "4": 4]
+        guard let range = text.range(of: #"\b(zero|one|two|three|four|[0-4])\s+decimal"#, options: .regularExpression) else { return nil }
+        let word = text[range].split(separator: " ").first.map(String.init) ?? ""
+        return numbers[word]
+    }
+
+    /// True for a token that makes a result column fractional: an average, a sum, a division.
+    private static func rounds(_ token: SQLTokens.Token) -> Bool {
+        (token.kind == .symbol && token.text == "/") || token.isKeyword("avg") || token.isKeyword("sum") || token.isKeyword("total")
+    }
+
+    /// The token ranges of the result columns' expressions (aliases left out) between `start`
+    /// and `end`; an item whose alias cannot be told from its expression is left out.
+    private static func items(in tokens: [SQLTokens.Token], from start: Int, to end: Int) -> [Range<Int>] {
+        var items: [Range<Int>] = []
+        var depth = 0
+        var itemStart = start
+        for index in start...end {
+            let isEnd = index == end
+            if !isEnd, tokens[index].kind == .symbol {
+                if tokens[index].text == "(" { depth += 1 }
+                if tokens[index].text == ")" { depth -= 1 }
+            }
+            guard isEnd || (depth == 0 && tokens[index].text == ","), index > itemStart else {
+                if isEnd || (depth == 0 && tokens[index].text == ",") { itemStart = index + 1 }
+                continue
+            }
+            var itemEnd = index
+            if let alias = (itemStart..<index).first(where: { tokens[$0].isKeyword("as") && depthIsZero(tokens, from: itemStart, to: $0) }) {
+                itemEnd = alias
+            } else if index - itemStart >= 2, SQLTokens.isName(tokens[index - 1]), !tokens[index - 1].isKeyword("end"),
+                      tokens[index - 2].kind != .symbol || tokens[index - 2].text == ")" {
+                itemEnd = index - 1
+            }
+            if itemEnd > itemStart { items.append(itemStart..<itemEnd) }
+            itemStart = index + 1
+        }
+        return items
+    }
+
+    private static func depthIsZero(_ tokens: [SQLTokens.Token], from start: Int, to end: Int) -> Bool {
+        var depth = 0
+        for token in tokens[start..<end] where token.kind == .symbol {
+            if token.text == "(" { depth += 1 }
+            if token.text == ")" { depth -= 1 }
+        }
+        return depth == 0
+    }
+}
