@@ -22,7 +22,6 @@ extension ChatEngine {
             hints = SchemaLinker.Link(tables: [], values: link.values, references: [], joins: []).hints
         }
         hints += ColumnMentions.nullHints(for: question, profiles: profiles, schema: schema)
-        if let cents = CentsCorrection.hint(for: question, schema: schema) { hints.append(cents) }
         return hints
     }
 

@@ -8,11 +8,15 @@
 /// what is particular to it (the stored values it names, in any case for columns of few values,
 /// and the often-NULL columns it names: `ColumnMentions` over `ColumnProfile`s; for large
 /// schemas, its tables in full) → SQL from a structured answer, a tool call or text → corrections
-/// of statements that run (`LiteralCheck`: a stored value in the wrong case;
-/// `DateDifferenceCorrection`: dates stored as text subtracted as days;
+/// of reads that run but answer wrongly (`LiteralCheck`: a stored value in the wrong case;
+/// `DateDifferenceCorrection`: dates stored as text subtracted as days; `DateBoundCorrection`:
+/// timestamps compared with a day; `CentsCorrection`: cents divided as integers or compared with
+/// dollars; `NotInNullCorrection`: `NOT IN` a column with NULLs; `AntiJoinCorrection`: an inner
+/// join tested with `IS NULL`; `KeyJoinCorrection`: a join on keys of different tables;
 /// `EntityGrouping`: grouping by a name gets the key; `HavingAliasCorrection`: HAVING uses the
-/// aggregate its alias names, not a column of that name; `UnusedJoinRemoval`: a plain list loses
-/// a join it neither uses nor names) → the same classifier, policy and confirmation as every tool
+/// aggregate its alias names, not a column of that name; `UnusedJoinRemoval`: a list or a sum
+/// loses a join that only repeats rows; `RepeatedRowCorrection`, `SuperlativeCorrection`,
+/// `RoundingCorrection`, `GroupKeyOrder`) → the same classifier, policy and confirmation as every tool
 /// → on a compile or SQLite error (bounded retries): known mistakes are repaired without a model
 /// call, up to three in a row (a column on the wrong table alias, a name with spaces left
 /// unquoted, a join that skips a table, a function of another dialect:

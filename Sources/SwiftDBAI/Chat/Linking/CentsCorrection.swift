@@ -24,27 +24,6 @@ enum CentsCorrection {
         return edits.isEmpty ? nil : SQLTokens.applying(edits, to: sql)
     }
 
-    /// For a question that speaks of dollars, on a schema that keeps money in cents: which
-    /// columns hold cents and how to turn them into dollars. Nil otherwise.
-    static func hint(for question: String, schema: DatabaseSchema) -> String? {
-        let lowered = question.lowercased()
-        guard lowered.contains("$") || lowered.contains("dollar") else { return nil }
-        var names: [String] = []
-        for table in schema.tables {
-            for column in table.columns where isCentsName(column.name) {
-                if !names.contains(column.name) { names.append(column.name) }
-            }
-        }
-        guard !names.isEmpty else { return nil }
-        let shown = names.prefix(6).joined(separator: ", ") + (names.count > 6 ? ", …" : "")
-        let example = dollarAmounts(in: question).sorted().first.map { amount in
-            let cents = Int((amount * 100).rounded())
-            let dollars = amount == amount.rounded() ? String(Int(amount)) : String(format: "%.2f", amount)
-            return " ($\(dollars) is \(cents) cents)"
-        } ?? ""
-        return "Money is stored in cents in \(shown): divide by 100.0 for dollars, and compare with dollars times 100\(example)."
-    }
-
     /// True for a name whose words include `cents` (`unit_price_cents`, `amountCents`).
     static func isCentsName(_ token: SQLTokens.Token) -> Bool {
         SQLTokens.isName(token) && isCentsName(token.text)

@@ -58,14 +58,4 @@ struct RepeatedRowCorrectionTests {
             #expect(SuperlativeCorrection.rewritten(sql, question: question) == nil, "\(sql)")
         }
     }
-
-    @Test("a question in dollars on a schema with cents gets a hint naming the cents columns")
-    func centsHint() async throws {
-        let (_, schema, _, _) = try await ShopDatabase.fixture()
-        #expect(CentsCorrection.hint(for: "Which products cost more than $200?", schema: schema)
-            == "Money is stored in cents in price_cents, total_cents, unit_price_cents: divide by 100.0 for dollars, and compare with dollars times 100 ($200 is 20000 cents).")
-        #expect(CentsCorrection.hint(for: "What is the revenue in dollars?", schema: schema)?.hasSuffix("times 100.") == true)
-        #expect(CentsCorrection.hint(for: "How many orders?", schema: schema) == nil)
-        #expect(CentsCorrection.hint(for: "Which tracks cost more than $1?", schema: try await TestDatabase.chinookSchema()) == nil)
-    }
 }
