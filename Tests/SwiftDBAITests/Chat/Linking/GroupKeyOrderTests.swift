@@ -13,13 +13,15 @@ struct GroupKeyOrderTests {
             == "SELECT strftime('%Y-%m', created_at) AS month, SUM(total) FROM orders GROUP BY month ORDER BY month")
     }
 
-    @Test("left alone: keys already first, no GROUP BY, no key in the list, compound statements, odd text")
+    @Test("left alone: keys already first, no GROUP BY, no key in the list, compound statements, ORDER BY a position, odd text")
     func leftAlone() {
         for sql in [
             "SELECT reason, SUM(amount_cents) FROM refunds GROUP BY reason",
             "SELECT SUM(amount_cents), reason FROM refunds",
             "SELECT SUM(amount_cents) FROM refunds GROUP BY reason",
             "SELECT SUM(a), b FROM t GROUP BY b UNION SELECT 1, 2",
+            "SELECT COUNT(*), genre FROM tracks GROUP BY genre ORDER BY 1 DESC LIMIT 3",
+            "SELECT COUNT(*), genre FROM tracks GROUP BY genre ORDER BY genre, 1 DESC",
             "SELECT COUNT(*), x FROM t GROUP BY", "SELECT , FROM t GROUP BY ,", "SELECT",
         ] {
             #expect(GroupKeyOrder.rewritten(sql) == nil, "\(sql)")
