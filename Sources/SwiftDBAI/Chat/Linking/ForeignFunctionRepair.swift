@@ -20,7 +20,7 @@ enum ForeignFunctionRepair {
         while index + 1 < tokens.count {
             guard tokens[index].kind == .word, tokens[index + 1].kind == .symbol, tokens[index + 1].text == "(",
                   index == 0 || tokens[index - 1].text != ".",
-                  let close = closingParenthesis(from: index + 1, in: tokens) else { index += 1; continue }
+                  let close = SQLTokens.closingParenthesis(of: index + 1, in: tokens) else { index += 1; continue }
             let arguments = self.arguments(between: index + 1, and: close, in: tokens, sql: sql)
             if let text = sqlite(SQLIdentifier.foldCase(tokens[index].text), arguments: arguments) {
                 edits.append(SQLTokens.Edit(range: tokens[index].range.lowerBound..<tokens[close].range.upperBound, text: text))
@@ -67,19 +67,6 @@ enum ForeignFunctionRepair {
             return arguments.count == 2 ? "group_concat(\(arguments[0]), \(arguments[1]))" : nil
         default: return nil
         }
-    }
-
-    /// The index of the `)` that closes the `(` at `open`, or nil.
-    private static func closingParenthesis(from open: Int, in tokens: [SQLTokens.Token]) -> Int? {
-        var depth = 0
-        for index in open..<tokens.count where tokens[index].kind == .symbol {
-            if tokens[index].text == "(" { depth += 1 }
-            if tokens[index].text == ")" {
-                depth -= 1
-                if depth == 0 { return index }
-            }
-        }
-        return nil
     }
 
     /// The text of each argument of the call whose parentheses are at `open` and `close`,

@@ -19,8 +19,8 @@ enum GroupKeyOrder {
         else { return nil }
         let listStart = tokens[1].isKeyword("distinct") || tokens[1].isKeyword("all") ? 2 : 1
         let groupEnd = SQLTokens.topLevelIndex(ofAny: ["having", "order", "limit", "window"], in: tokens, from: group + 2)
-        let keys = Set(split(tokens, from: group + 2, to: groupEnd).map { text(of: $0, in: tokens) })
-        let items = split(tokens, from: listStart, to: from)
+        let keys = Set(SQLTokens.topLevelParts(of: tokens, from: group + 2, to: groupEnd).map { text(of: $0, in: tokens) })
+        let items = SQLTokens.topLevelParts(of: tokens, from: listStart, to: from)
         guard items.count >= 2, !ordersByPosition(tokens) else { return nil }
         let isKey = items.map { item in
             let expression = expression(of: item, in: tokens)
@@ -41,27 +41,9 @@ enum GroupKeyOrder {
         guard let order = SQLTokens.topLevelIndex(of: "order", in: tokens), order + 1 < tokens.count, tokens[order + 1].isKeyword("by")
         else { return false }
         let end = SQLTokens.topLevelIndex(ofAny: ["limit", "window"], in: tokens, from: order + 2)
-        return split(tokens, from: order + 2, to: end).contains { term in
+        return SQLTokens.topLevelParts(of: tokens, from: order + 2, to: end).contains { term in
             SQLTokens.number(startingAt: term.lowerBound, in: tokens) != nil
         }
-    }
-
-    /// The token ranges between top-level commas from `start` to `end`; empty ranges left out.
-    private static func split(_ tokens: [SQLTokens.Token], from start: Int, to end: Int) -> [Range<Int>] {
-        var parts: [Range<Int>] = []
-        var depth = 0
-        var partStart = start
-        for index in start..<max(start, end) {
-            let token = tokens[index]
-            if token.kind == .symbol, token.text == "(" { depth += 1 }
-            if token.kind == .symbol, token.text == ")" { depth -= 1 }
-            if depth == 0, token.kind == .symbol, token.text == "," {
-                if index > partStart { parts.append(partStart..<index) }
-                partStart = index + 1
-            }
-        }
-        if end > partStart { parts.append(partStart..<end) }
-        return parts
     }
 
     /// The item without its alias (`x AS name` → `x`).

@@ -50,38 +50,15 @@ enum RoundingCorrection {
     /// The token ranges of the result columns' expressions (aliases left out) between `start`
     /// and `end`; an item whose alias cannot be told from its expression is left out.
     private static func items(in tokens: [SQLTokens.Token], from start: Int, to end: Int) -> [Range<Int>] {
-        var items: [Range<Int>] = []
-        var depth = 0
-        var itemStart = start
-        for index in start...end {
-            let isEnd = index == end
-            if !isEnd, tokens[index].kind == .symbol {
-                if tokens[index].text == "(" { depth += 1 }
-                if tokens[index].text == ")" { depth -= 1 }
+        SQLTokens.topLevelParts(of: tokens, from: start, to: end).compactMap { part in
+            var itemEnd = part.upperBound
+            if let alias = SQLTokens.topLevelIndex(of: "as", in: Array(tokens[part])) {
+                itemEnd = part.lowerBound + alias
+            } else if part.count >= 2, SQLTokens.isName(tokens[part.upperBound - 1]), !tokens[part.upperBound - 1].isKeyword("end"),
+                      tokens[part.upperBound - 2].kind != .symbol || tokens[part.upperBound - 2].text == ")" {
+                itemEnd = part.upperBound - 1
             }
-            guard isEnd || (depth == 0 && tokens[index].text == ","), index > itemStart else {
-                if isEnd || (depth == 0 && tokens[index].text == ",") { itemStart = index + 1 }
-                continue
-            }
-            var itemEnd = index
-            if let alias = (itemStart..<index).first(where: { tokens[$0].isKeyword("as") && depthIsZero(tokens, from: itemStart, to: $0) }) {
-                itemEnd = alias
-            } else if index - itemStart >= 2, SQLTokens.isName(tokens[index - 1]), !tokens[index - 1].isKeyword("end"),
-                      tokens[index - 2].kind != .symbol || tokens[index - 2].text == ")" {
-                itemEnd = index - 1
-            }
-            if itemEnd > itemStart { items.append(itemStart..<itemEnd) }
-            itemStart = index + 1
+            return itemEnd > part.lowerBound ? part.lowerBound..<itemEnd : nil
         }
-        return items
-    }
-
-    private static func depthIsZero(_ tokens: [SQLTokens.Token], from start: Int, to end: Int) -> Bool {
-        var depth = 0
-        for token in tokens[start..<end] where token.kind == .symbol {
-            if token.text == "(" { depth += 1 }
-            if token.text == ")" { depth -= 1 }
-        }
-        return depth == 0
     }
 }

@@ -175,6 +175,25 @@ struct SQLTokens {
         return tokens.count
     }
 
+    /// The token ranges between commas outside parentheses from `start` to `end` (a SELECT
+    /// list, a GROUP BY or ORDER BY clause); empty parts left out.
+    static func topLevelParts(of tokens: [Token], from start: Int, to end: Int) -> [Range<Int>] {
+        var parts: [Range<Int>] = []
+        var depth = 0
+        var partStart = start
+        for index in start..<max(start, end) {
+            let token = tokens[index]
+            if token.kind == .symbol, token.text == "(" { depth += 1 }
+            if token.kind == .symbol, token.text == ")" { depth -= 1 }
+            if depth == 0, token.kind == .symbol, token.text == "," {
+                if index > partStart { parts.append(partStart..<index) }
+                partStart = index + 1
+            }
+        }
+        if end > partStart { parts.append(partStart..<end) }
+        return parts
+    }
+
     /// The value of a number literal that starts at `index` (`200`, `19.99`) and the index of
     /// its last token; nil when no number starts there.
     static func number(startingAt index: Int, in tokens: [Token]) -> (value: Double, last: Int)? {
