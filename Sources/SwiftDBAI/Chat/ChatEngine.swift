@@ -292,18 +292,20 @@ public actor ChatEngine {
     }
 
     /// The model's statement with the mistakes that still run corrected: a stored value compared
-    /// in the wrong case (`LiteralCheck`), dates subtracted as text (`DateDifferenceCorrection`),
+    /// in the wrong case or shortened (`LiteralCheck`), dates subtracted as text (`DateDifferenceCorrection`),
     /// timestamps compared with a day (`DateBoundCorrection`), cents divided as integers or
     /// compared with dollars (`CentsCorrection`), `NOT IN` a column with NULLs
     /// (`NotInNullCorrection`), an inner join tested with `IS NULL` (`AntiJoinCorrection`), a join
     /// on keys of different tables that the foreign keys can mend (`KeyJoinCorrection`),
     /// grouping by a name (`EntityGrouping`), a HAVING that names a column where it means an
     /// aggregate's alias (`HavingAliasCorrection`), a join that only repeats rows
-    /// (`UnusedJoinRemoval`), a list that a child join repeats (`RepeatedRowCorrection`), a sum
+    /// (`UnusedJoinRemoval`), a list that a child join repeats (`RepeatedRowCorrection`), a count
+    /// of rows where the question counts different things (`CountDistinctCorrection`), a sum
     /// where the question asks for the highest (`SuperlativeCorrection`), rounding the question
-    /// asks for (`RoundingCorrection`), the grouped-by columns first (`GroupKeyOrder`).
+    /// asks for (`RoundingCorrection`), the grouped-by columns first (`GroupKeyOrder`), first and
+    /// last names where the question asks for full names (`FullNameCorrection`).
     private static func corrected(_ sql: String, question: String, schema: DatabaseSchema, profiles: [ColumnProfile]) -> String {
-        var sql = LiteralCheck.caseCorrected(sql, schema: schema, profiles: profiles) ?? sql
+        var sql = LiteralCheck.valueCorrected(sql, schema: schema, profiles: profiles) ?? sql
         sql = DateDifferenceCorrection.rewritten(sql, schema: schema, profiles: profiles) ?? sql
         sql = DateBoundCorrection.rewritten(sql, schema: schema, profiles: profiles) ?? sql
         sql = CentsCorrection.rewritten(sql, question: question) ?? sql
@@ -314,9 +316,11 @@ public actor ChatEngine {
         sql = HavingAliasCorrection.rewritten(sql, schema: schema) ?? sql
         sql = UnusedJoinRemoval.rewritten(sql, question: question, schema: schema) ?? sql
         sql = RepeatedRowCorrection.rewritten(sql, schema: schema) ?? sql
+        sql = CountDistinctCorrection.rewritten(sql, question: question, schema: schema) ?? sql
         sql = SuperlativeCorrection.rewritten(sql, question: question) ?? sql
         sql = RoundingCorrection.rewritten(sql, question: question) ?? sql
-        return GroupKeyOrder.rewritten(sql) ?? sql
+        sql = GroupKeyOrder.rewritten(sql) ?? sql
+        return FullNameCorrection.rewritten(sql, question: question) ?? sql
     }
 
     /// What looks wrong in a read that ran, one fact per line: values compared with a column

@@ -21,7 +21,7 @@ enum GroupKeyOrder {
         let groupEnd = SQLTokens.topLevelIndex(ofAny: ["having", "order", "limit", "window"], in: tokens, from: group + 2)
         let keys = Set(SQLTokens.topLevelParts(of: tokens, from: group + 2, to: groupEnd).map { text(of: $0, in: tokens) })
         let items = SQLTokens.topLevelParts(of: tokens, from: listStart, to: from)
-        guard items.count >= 2, !ordersByPosition(tokens) else { return nil }
+        guard items.count >= 2, !SQLTokens.ordersByPosition(tokens) else { return nil }
         let isKey = items.map { item in
             let expression = expression(of: item, in: tokens)
             let alias = expression.upperBound + 1 < item.upperBound ? text(of: (expression.upperBound + 1)..<item.upperBound, in: tokens) : nil
@@ -33,17 +33,6 @@ enum GroupKeyOrder {
             .joined(separator: ", ")
         let range = tokens[items[0].lowerBound].range.lowerBound..<tokens[items[items.count - 1].upperBound - 1].range.upperBound
         return sql.replacingCharacters(in: range, with: listText)
-    }
-
-    /// True when the top-level ORDER BY names a result column by its position (`ORDER BY 2`),
-    /// which moving the columns would change.
-    private static func ordersByPosition(_ tokens: [SQLTokens.Token]) -> Bool {
-        guard let order = SQLTokens.topLevelIndex(of: "order", in: tokens), order + 1 < tokens.count, tokens[order + 1].isKeyword("by")
-        else { return false }
-        let end = SQLTokens.topLevelIndex(ofAny: ["limit", "window"], in: tokens, from: order + 2)
-        return SQLTokens.topLevelParts(of: tokens, from: order + 2, to: end).contains { term in
-            SQLTokens.number(startingAt: term.lowerBound, in: tokens) != nil
-        }
     }
 
     /// The item without its alias (`x AS name` → `x`).

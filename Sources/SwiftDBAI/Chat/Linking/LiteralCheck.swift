@@ -23,6 +23,19 @@ enum LiteralCheck {
             let matches = storedValues.filter { $0.lowercased() == wanted }
             return matches.count == 1 ? matches[0] : nil
         }
+
+        /// The one stored value that holds `value` as whole words, or nil: `'Ohio City'` for a
+        /// column holding `'Kettlebird Ohio City'`, `'Kettlebird Easton'`, … (people shorten
+        /// names, and the model copies the question's words). At least three letters of
+        /// `value` and not one common word (`'for'`); no match when several values hold it.
+        var containingMatch: String? {
+            let wanted = NameWords.ofText(value)
+            guard value.filter(\.isLetter).count >= 3, !wanted.isEmpty,
+                  wanted.count > 1 || !ColumnMentions.commonWords.contains(wanted[0])
+            else { return nil }
+            let matches = storedValues.filter { !NameWords.positions(of: wanted, in: NameWords.ofText($0)).isEmpty }
+            return matches.count == 1 ? matches[0] : nil
+        }
     }
 
     /// The compared values that their column does not hold.
@@ -44,10 +57,11 @@ enum LiteralCheck {
     }
 
     /// The statement with each compared value that differs from a stored one only by case or
-    /// spaces replaced by the stored one; nil when there is none.
-    static func caseCorrected(_ sql: String, schema: DatabaseSchema, profiles: [ColumnProfile]) -> String? {
+    /// spaces, or that is part of exactly one stored value as whole words, replaced by the
+    /// stored one; nil when there is none.
+    static func valueCorrected(_ sql: String, schema: DatabaseSchema, profiles: [ColumnProfile]) -> String? {
         let edits = findings(in: sql, schema: schema, profiles: profiles).compactMap { finding in
-            finding.caseInsensitiveMatch.map { SQLTokens.Edit(range: finding.range, text: SQLTokens.literal($0)) }
+            (finding.caseInsensitiveMatch ?? finding.containingMatch).map { SQLTokens.Edit(range: finding.range, text: SQLTokens.literal($0)) }
         }
         return edits.isEmpty ? nil : SQLTokens.applying(edits, to: sql)
     }

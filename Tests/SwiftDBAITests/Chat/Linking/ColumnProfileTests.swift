@@ -89,17 +89,31 @@ struct ColumnProfileTests {
         for sql in fine {
             #expect(LiteralCheck.findings(in: sql, schema: schema, profiles: profiles).isEmpty, "\(sql)")
         }
-        let corrected = try #require(LiteralCheck.caseCorrected(
+        let corrected = try #require(LiteralCheck.valueCorrected(
             "SELECT COUNT(*) FROM staff WHERE job_title = 'library assistant ' OR job_title = 'Director'", schema: schema, profiles: profiles))
         #expect(corrected == "SELECT COUNT(*) FROM staff WHERE job_title = 'Library Assistant' OR job_title = 'Director'")
         #expect(try await executor.query(corrected).rows == [[.integer(2)]])
-        #expect(LiteralCheck.caseCorrected("SELECT 1", schema: schema, profiles: profiles) == nil)
+        #expect(LiteralCheck.valueCorrected("SELECT 1", schema: schema, profiles: profiles) == nil)
+        let shortened = try #require(LiteralCheck.valueCorrected(
+            "SELECT COUNT(*) FROM fine WHERE reason = 'late' OR reason IN ('pickup', 'Damage')", schema: schema, profiles: profiles))
+        #expect(shortened == "SELECT COUNT(*) FROM fine WHERE reason = 'Late return' OR reason IN ('Ready for Pickup', 'Damage')",
+                "a value that is part of exactly one stored value, as whole words, becomes that value")
+        #expect(try await executor.query(shortened).rows == [[.integer(4)]])
+        for unchanged in [
+            "SELECT COUNT(*) FROM staff WHERE job_title = 'Assistant Manager'",
+            "SELECT COUNT(*) FROM fine WHERE reason = 'Lat'",
+            "SELECT COUNT(*) FROM fine WHERE reason = 'Re'",
+            "SELECT COUNT(*) FROM fine WHERE reason = 'for'",
+        ] {
+            #expect(LiteralCheck.valueCorrected(unchanged, schema: schema, profiles: profiles) == nil,
+                    "no stored value, or one too short or only part of a word: \(unchanged)")
+        }
         for write in [
             "UPDATE staff SET job_title = 'library assistant' WHERE job_title = 'Library'",
             "WITH x AS (SELECT 1) DELETE FROM fine WHERE reason = 'damage'",
         ] {
             #expect(LiteralCheck.findings(in: write, schema: schema, profiles: profiles).isEmpty, "a write stays as written: \(write)")
-            #expect(LiteralCheck.caseCorrected(write, schema: schema, profiles: profiles) == nil)
+            #expect(LiteralCheck.valueCorrected(write, schema: schema, profiles: profiles) == nil)
         }
         #expect(LiteralCheck.findings(in: "WITH t AS (SELECT * FROM fine) SELECT COUNT(*) FROM t, fine WHERE fine.reason = 'damage'",
                                       schema: schema, profiles: profiles).map(\.value) == ["damage"])

@@ -52,7 +52,7 @@ struct RepairOddInputTests {
                 EntityGrouping.rewritten(sql, schema: schema),
                 HavingAliasCorrection.rewritten(sql, schema: schema),
                 UnusedJoinRemoval.rewritten(sql, question: "List everything", schema: schema),
-                LiteralCheck.caseCorrected(sql, schema: schema, profiles: profiles),
+                LiteralCheck.valueCorrected(sql, schema: schema, profiles: profiles),
                 DateDifferenceCorrection.rewritten(sql, schema: schema, profiles: profiles),
                 DateBoundCorrection.rewritten(sql, schema: schema, profiles: profiles),
                 NotInNullCorrection.rewritten(sql, schema: schema, profiles: profiles),
@@ -63,13 +63,15 @@ struct RepairOddInputTests {
                 SuperlativeCorrection.rewritten(sql, question: "What is the biggest one?"),
                 KeyJoinCorrection.rewritten(sql, schema: schema),
                 GroupKeyOrder.rewritten(sql),
+                FullNameCorrection.rewritten(sql, question: "Give their full names."),
+                CountDistinctCorrection.rewritten(sql, question: "How many different tracks have at least one genre?", schema: schema),
             ] {
                 if let rewritten { #expect(rewritten != sql) }
             }
             _ = KeyComparisonCheck.message(for: KeyComparisonCheck.findings(in: sql, schema: schema), schema: schema)
             _ = LiteralCheck.message(for: LiteralCheck.findings(in: sql, schema: schema, profiles: profiles))
         }
-        #expect(LiteralCheck.caseCorrected("SELECT * FROM Genre WHERE Name = 'it''s' OR Name <> 'ROCK'", schema: schema, profiles: profiles)
+        #expect(LiteralCheck.valueCorrected("SELECT * FROM Genre WHERE Name = 'it''s' OR Name <> 'ROCK'", schema: schema, profiles: profiles)
             == "SELECT * FROM Genre WHERE Name = 'it''s' OR Name <> 'Rock'")
         #expect(KeyComparisonCheck.findings(in: "SELECT * FROM Track WHERE TrackId = AlbumId", schema: schema).count == 1)
     }
