@@ -282,13 +282,14 @@ public actor ChatEngine {
 
     /// The statement with a known small-model mistake repaired, or nil: a column qualified with
     /// the wrong alias, a name with spaces left unquoted, a join that skips a table, a function of
-    /// another SQL dialect.
+    /// another SQL dialect, a column name slightly misspelt.
     private static func repair(_ sql: String, error: SwiftDBAIError, schema: DatabaseSchema) -> String? {
         let message = error.description
         return ColumnQualifierRepair.repair(sql, error: message, schema: schema)
             ?? UnquotedNameRepair.repair(sql, error: message, schema: schema)
             ?? JoinBridgeRepair.repair(sql, error: message, schema: schema)
             ?? ForeignFunctionRepair.repair(sql, error: message, schema: schema)
+            ?? NearNameRepair.repair(sql, error: message, schema: schema)
     }
 
     /// The model's statement with the mistakes that still run corrected: a stored value compared
@@ -299,8 +300,10 @@ public actor ChatEngine {
     /// on keys of different tables that the foreign keys can mend (`KeyJoinCorrection`),
     /// grouping by a name (`EntityGrouping`), a HAVING that names a column where it means an
     /// aggregate's alias (`HavingAliasCorrection`), a join that only repeats rows
-    /// (`UnusedJoinRemoval`), a list that a child join repeats (`RepeatedRowCorrection`), a count
-    /// of rows where the question counts different things (`CountDistinctCorrection`), a sum
+    /// (`UnusedJoinRemoval`), a list that a child join repeats (`RepeatedRowCorrection`), groups
+    /// with none dropped by an inner join where the question includes them
+    /// (`EmptyGroupCorrection`), a count of rows where the question counts different things
+    /// (`CountDistinctCorrection`), a sum
     /// where the question asks for the highest (`SuperlativeCorrection`), rounding the question
     /// asks for (`RoundingCorrection`), the grouped-by columns first (`GroupKeyOrder`), first and
     /// last names where the question asks for full names (`FullNameCorrection`).
@@ -316,6 +319,7 @@ public actor ChatEngine {
         sql = HavingAliasCorrection.rewritten(sql, schema: schema) ?? sql
         sql = UnusedJoinRemoval.rewritten(sql, question: question, schema: schema) ?? sql
         sql = RepeatedRowCorrection.rewritten(sql, schema: schema) ?? sql
+        sql = EmptyGroupCorrection.rewritten(sql, question: question, schema: schema) ?? sql
         sql = CountDistinctCorrection.rewritten(sql, question: question, schema: schema) ?? sql
         sql = SuperlativeCorrection.rewritten(sql, question: question) ?? sql
         sql = RoundingCorrection.rewritten(sql, question: question) ?? sql

@@ -44,6 +44,7 @@ struct RepairOddInputTests {
                     ForeignFunctionRepair.repair(sql, error: error, schema: schema),
                     ColumnQualifierRepair.repair(sql, error: error, schema: schema),
                     UnquotedNameRepair.repair(sql, error: error, schema: schema),
+                    NearNameRepair.repair(sql, error: error, schema: schema),
                 ] {
                     if let repaired { #expect(repaired != sql) }
                 }
@@ -64,6 +65,7 @@ struct RepairOddInputTests {
                 KeyJoinCorrection.rewritten(sql, schema: schema),
                 GroupKeyOrder.rewritten(sql),
                 FullNameCorrection.rewritten(sql, question: "Give their full names."),
+                EmptyGroupCorrection.rewritten(sql, question: "Per artist, including artists with no albums?", schema: schema),
                 CountDistinctCorrection.rewritten(sql, question: "How many different tracks have at least one genre?", schema: schema),
             ] {
                 if let rewritten { #expect(rewritten != sql) }
