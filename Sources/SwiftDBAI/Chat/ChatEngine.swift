@@ -281,12 +281,13 @@ public actor ChatEngine {
     }
 
     /// The statement with a known small-model mistake repaired, or nil: a column qualified with
-    /// the wrong alias, a name with spaces left unquoted, a join that skips a table, a function of
-    /// another SQL dialect, a column name slightly misspelt.
+    /// the wrong alias, a name with spaces left unquoted, a name in another naming style, a join
+    /// that skips a table, a function of another SQL dialect, a column name slightly misspelt.
     private static func repair(_ sql: String, error: SwiftDBAIError, schema: DatabaseSchema) -> String? {
         let message = error.description
         return ColumnQualifierRepair.repair(sql, error: message, schema: schema)
             ?? UnquotedNameRepair.repair(sql, error: message, schema: schema)
+            ?? FoldedNameRepair.repair(sql, error: message, schema: schema)
             ?? JoinBridgeRepair.repair(sql, error: message, schema: schema)
             ?? ForeignFunctionRepair.repair(sql, error: message, schema: schema)
             ?? NearNameRepair.repair(sql, error: message, schema: schema)

@@ -31,7 +31,8 @@ enum EmptyGroupCorrection {
               !names(child, in: tokens, from: group, to: tokens.count, schema: schema)
         else { return nil }
         var edits: [SQLTokens.Edit] = []
-        let childKey = schema.table(named: child.table)?.primaryKey.count == 1 ? schema.table(named: child.table)?.primaryKey.first : nil
+        let childKeys = schema.table(named: child.table)?.primaryKey ?? []
+        let childKey = childKeys.count == 1 ? childKeys[0] : nil
         let countedColumn = "\(SQLIdentifier.quotedIfNeeded(child.alias)).\(SQLIdentifier.quotedIfNeeded(childKey ?? childColumn))"
         if counted.count == 1, tokens[counted.lowerBound].text == "*" {
             edits.append(SQLTokens.Edit(range: tokens[counted.lowerBound].range, text: countedColumn))

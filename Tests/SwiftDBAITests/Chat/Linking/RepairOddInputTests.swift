@@ -30,7 +30,8 @@ struct RepairOddInputTests {
 
     static let errors = [
         "no such column: T1.ArtistId", "no such column: t.", "no such column: ", "no such function: YEAR",
-        #"near "x": syntax error"#, "no such column: 🎸.Name", "no such column: x.y.z",
+        #"near "x": syntax error"#, "no such column: 🎸.Name", "no such column: x.y.z", "no such table: tracks",
+        "no such column: album_id", "no such table: ", "no such column: .x", "no such table: main.",
     ]
 
     @Test("nothing crashes, and what comes back differs from what went in")
@@ -45,6 +46,7 @@ struct RepairOddInputTests {
                     ColumnQualifierRepair.repair(sql, error: error, schema: schema),
                     UnquotedNameRepair.repair(sql, error: error, schema: schema),
                     NearNameRepair.repair(sql, error: error, schema: schema),
+                    FoldedNameRepair.repair(sql, error: error, schema: schema),
                 ] {
                     if let repaired { #expect(repaired != sql) }
                 }
