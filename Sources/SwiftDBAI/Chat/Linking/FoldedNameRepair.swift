@@ -22,7 +22,7 @@ enum FoldedNameRepair {
     private static func repairedTable(_ missing: String, in sql: String, schema: DatabaseSchema) -> String? {
         let wanted = folded(missing)
         let matches = schema.tables.filter { folded($0.name) == wanted }
-        guard matches.count == 1 else { return nil }
+        guard !wanted.isEmpty, matches.count == 1 else { return nil }
         let tokens = SQLTokens(sql).tokens
         let edits = tokens.indices.filter { index in
             tokens[index].names(missing) && !(index > 0 && tokens[index - 1].text == ".")
@@ -37,7 +37,7 @@ enum FoldedNameRepair {
         let matches = tables.sorted().compactMap { schema.table(named: $0) }.flatMap { table in
             table.columns.filter { $0.visibility != .hidden && folded($0.name) == wanted }.map(\.name)
         }
-        guard matches.count == 1 else { return nil }
+        guard !wanted.isEmpty, matches.count == 1 else { return nil }
         let edits = tokens.indices.filter { index in
             tokens[index].names(missing) && !(index > 0 && tokens[index - 1].text == ".")
                 && !(index + 1 < tokens.count && [".", "("].contains(tokens[index + 1].text))

@@ -10,6 +10,7 @@ struct FoldedNameRepairTests {
         INSERT INTO Member VALUES (1, 'Ann', '2024-01-05'), (2, 'Bo', '2025-02-01'), (3, 'Cy', '2025-02-20');
         INSERT INTO MembershipPause VALUES (1, 1, 'injury', '2024-03-01'), (2, 1, 'injury', '2024-09-01'), (3, 2, 'travel', '2025-03-01');
         INSERT INTO Studio VALUES (1, 'East', '2020-01-01');
+        CREATE TABLE "🎸"(id INTEGER PRIMARY KEY, "★" TEXT);
         """
 
     @Test("a table or an unqualified column in another style becomes the schema's, and the statement runs")
@@ -44,6 +45,8 @@ struct FoldedNameRepairTests {
             ("SELECT id FROM main.membership_pause", "no such table: main.membership_pause"),
             ("SELECT joined_on FROM Member", "near \"joined_on\": syntax error"),
             ("SELECT joined_on() FROM Member", "no such column: joined_on"),
+            (#"SELECT "☆" FROM "🎻""#, "no such table: 🎻"),
+            (#"SELECT "☆" FROM "🎸""#, "no such column: ☆"),
         ] {
             #expect(FoldedNameRepair.repair(sql, error: error, schema: schema) == nil, "\(sql)")
         }
