@@ -10,26 +10,26 @@
 /// goes through the classifier and policy like any other.
 enum FoldedNameRepair {
     static func repair(_ sql: String, error: String, schema: DatabaseSchema) -> String? {
-        if let table = missingName(after: "no such table: ", in: error) {
+        if let table = JoinBridgeRepair.missingBareName(after: "no such table: ", in: error) {
             return repairedTable(table, in: sql, schema: schema)
         }
-        if let column = missingName(after: "no such column: ", in: error) {
+        if let column = JoinBridgeRepair.missingBareColumn(in: error) {
             return repairedColumn(column, in: sql, schema: schema)
         }
         return nil
     }
 
+    /// Every mention of `missing` that is not a column after a qualifier (`FROM t`, `t.c`).
     private static func repairedTable(_ missing: String, in sql: String, schema: DatabaseSchema) -> String? {
         let wanted = folded(missing)
         let matches = schema.tables.filter { folded($0.name) == wanted }
         guard !wanted.isEmpty, matches.count == 1 else { return nil }
         let tokens = SQLTokens(sql).tokens
-        let edits = tokens.indices.filter { index in
-            tokens[index].names(missing) && !(index > 0 && tokens[index - 1].text == ".")
-        }.map { SQLTokens.Edit(range: tokens[$0].range, text: SQLIdentifier.quotedIfNeeded(matches[0].name)) }
-        return edits.isEmpty ? nil : SQLTokens.applying(edits, to: sql)
+        let mentions = tokens.indices.filter { tokens[$0].names(missing) && !($0 > 0 && tokens[$0 - 1].text == ".") }
+        return renamed(mentions, in: tokens, of: sql, to: matches[0].name)
     }
 
+    /// Every bare mention of `missing`, when one column of the statement's tables folds alike.
     private static func repairedColumn(_ missing: String, in sql: String, schema: DatabaseSchema) -> String? {
         let tokens = SQLTokens(sql).tokens
         let tables = Set(TableReference.all(in: tokens, schema: schema).map { SQLIdentifier.foldCase($0.table) })
@@ -38,20 +38,12 @@ enum FoldedNameRepair {
             table.columns.filter { $0.visibility != .hidden && folded($0.name) == wanted }.map(\.name)
         }
         guard !wanted.isEmpty, matches.count == 1 else { return nil }
-        let edits = tokens.indices.filter { index in
-            tokens[index].names(missing) && !(index > 0 && tokens[index - 1].text == ".")
-                && !(index + 1 < tokens.count && [".", "("].contains(tokens[index + 1].text))
-        }.map { SQLTokens.Edit(range: tokens[$0].range, text: SQLIdentifier.quotedIfNeeded(matches[0])) }
-        return edits.isEmpty ? nil : SQLTokens.applying(edits, to: sql)
+        return renamed(SQLTokens.bareOccurrences(of: missing, in: tokens), in: tokens, of: sql, to: matches[0])
     }
 
-    /// The one-part name SQLite reports after `prefix`; nil for a qualified one (`A.C`).
-    private static func missingName(after prefix: String, in error: String) -> String? {
-        guard let range = error.range(of: prefix) else { return nil }
-        let words = SQLTokens(String(error[range.upperBound...])).tokens.prefix(2)
-        guard let first = words.first, first.kind != .symbol, !(words.count == 2 && words[words.startIndex + 1].text == ".")
-        else { return nil }
-        return first.text
+    private static func renamed(_ indices: [Int], in tokens: [SQLTokens.Token], of sql: String, to name: String) -> String? {
+        let edits = indices.map { SQLTokens.Edit(range: tokens[$0].range, text: SQLIdentifier.quotedIfNeeded(name)) }
+        return edits.isEmpty ? nil : SQLTokens.applying(edits, to: sql)
     }
 
     /// Lower-cased letters and digits, without a plural ending: `membership_pauses`,

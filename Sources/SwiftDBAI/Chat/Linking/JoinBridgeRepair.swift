@@ -60,7 +60,7 @@ enum JoinBridgeRepair {
         var edits = SQLTokens.occurrences(of: qualifier, column, in: tokens).map { index in
             SQLTokens.Edit(range: tokens[index].range, text: SQLIdentifier.quotedIfNeeded(ownerAlias))
         }
-        for index in bareOccurrences(of: column, in: tokens) {
+        for index in SQLTokens.bareOccurrences(of: column, in: tokens) {
             edits.append(SQLTokens.Edit(range: tokens[index].range.lowerBound..<tokens[index].range.lowerBound,
                                         text: SQLIdentifier.quotedIfNeeded(ownerAlias) + "."))
         }
@@ -78,7 +78,13 @@ enum JoinBridgeRepair {
     /// The column of "no such column: C" when SQLite names it without a qualifier; nil for
     /// `A.C` and for other errors.
     static func missingBareColumn(in error: String) -> String? {
-        guard let range = error.range(of: "no such column: ") else { return nil }
+        missingBareName(after: "no such column: ", in: error)
+    }
+
+    /// The name SQLite reports after `prefix` ("no such column: ", "no such table: ") when it
+    /// is one plain word; nil for `A.C`, for names of other characters and for other errors.
+    static func missingBareName(after prefix: String, in error: String) -> String? {
+        guard let range = error.range(of: prefix) else { return nil }
         var name = error[range.upperBound...].prefix { !$0.isWhitespace }
         if name.hasSuffix(".") { name = name.dropLast() }
         guard !name.isEmpty, !name.contains("."), name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
@@ -94,15 +100,6 @@ enum JoinBridgeRepair {
             current = step.referencedTable
         }
         return true
-    }
-
-    /// The indices of `column` where the tokens name it bare: not after or before a dot, and not
-    /// called as a function.
-    private static func bareOccurrences(of column: String, in tokens: [SQLTokens.Token]) -> [Int] {
-        tokens.indices.filter { index in
-            tokens[index].names(column) && (index == 0 || tokens[index - 1].text != ".")
-                && (index + 1 == tokens.count || (tokens[index + 1].text != "." && tokens[index + 1].text != "("))
-        }
     }
 
     /// The foreign keys from `table` to the one nearest table outside the statement that has

@@ -99,6 +99,15 @@ struct SQLTokens {
         }
     }
 
+    /// The indices of `column` where the tokens name it bare: not after or before a dot, and not
+    /// called as a function.
+    static func bareOccurrences(of column: String, in tokens: [Token]) -> [Int] {
+        tokens.indices.filter { index in
+            tokens[index].names(column) && (index == 0 || tokens[index - 1].text != ".")
+                && (index + 1 == tokens.count || (tokens[index + 1].text != "." && tokens[index + 1].text != "("))
+        }
+    }
+
     /// True for a statement that only reads, as written: it starts with SELECT, or with WITH
     /// and names no INSERT, UPDATE, DELETE or REPLACE. Corrections leave writes as the model
     /// wrote them: `SET status = 'active'` is a value to store, not a comparison to fix.

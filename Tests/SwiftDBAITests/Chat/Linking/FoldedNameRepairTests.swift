@@ -47,11 +47,12 @@ struct FoldedNameRepairTests {
             ("SELECT joined_on() FROM Member", "no such column: joined_on"),
             (#"SELECT "☆" FROM "🎻""#, "no such table: 🎻"),
             (#"SELECT "☆" FROM "🎸""#, "no such column: ☆"),
+            ("SELECT I_D FROM Member JOIN Studio ON 1", "no such column: I_D"),
         ] {
             #expect(FoldedNameRepair.repair(sql, error: error, schema: schema) == nil, "\(sql)")
         }
-        let twoTables = "SELECT started_on FROM MembershipPause p JOIN Studio s ON s.id = p.id"
-        #expect(FoldedNameRepair.repair(twoTables, error: "no such column: started_on", schema: schema)
+        let oneOfTwoTables = "SELECT started_on FROM MembershipPause p JOIN Studio s ON s.id = p.id"
+        #expect(FoldedNameRepair.repair(oneOfTwoTables, error: "no such column: started_on", schema: schema)
             == "SELECT startedOn FROM MembershipPause p JOIN Studio s ON s.id = p.id")
     }
 }
