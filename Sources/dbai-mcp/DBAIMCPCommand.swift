@@ -97,6 +97,11 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         valueName: "n"))
     var llmSampleRows: Int = ChatConfiguration().sampleRowCount
 
+    @Option(name: .customLong("llm-candidates"), help: ArgumentHelp(
+        "Statements written for each question of `ask`, 1 to 5: above 1, the model writes more at a higher temperature, each runs (reads only) and the result most of them return wins. Each is one more model call.",
+        valueName: "n"))
+    var llmCandidates: Int = ChatConfiguration().candidates
+
     @Option(name: .customLong("llm-sql-output"), help: ArgumentHelp(
         "How the model hands over SQL: automatic (text for openai-compatible and ollama, else structured), structured, tool or text.", valueName: "mode"))
     var llmSQLOutput: ChatConfiguration.SQLOutputMode = .automatic
@@ -162,6 +167,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         guard sqliteMemoryMB == 0 || sqliteMemoryMB >= 16 else {
             throw ValidationError("--sqlite-memory-mb must be 0 (no limit) or at least 16.")
         }
+        guard (1...5).contains(llmCandidates) else { throw ValidationError("--llm-candidates must be 1 to 5.") }
         guard llmSampleRows >= 0 else { throw ValidationError("--llm-sample-rows must be 0 or more.") }
         if http == nil {
             let httpOnly = [
@@ -230,6 +236,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         chat.sqlOutput = llmSQLOutput == .automatic ? preferredSQLOutput : llmSQLOutput
         chat.summary = llmSummary
         chat.sampleRowCount = llmSampleRows
+        chat.candidates = llmCandidates
         chat.firstRequestTimeout = .seconds(max(llmFirstTimeoutSeconds, llmTimeoutSeconds))
         let configuration = DBAIServerConfiguration(
             databases: db,

@@ -88,6 +88,8 @@ def test_file_that_is_not_sqlite_is_refused_and_left_alone(dbai_bin: Path, tmp_p
         (["--max-value-bytes", "0"], "--max-value-bytes"),
         (["--sqlite-memory-mb", "3"], "--sqlite-memory-mb"),
         (["--llm-sample-rows", "-1"], "--llm-sample-rows"),
+        (["--llm-candidates", "0"], "--llm-candidates"),
+        (["--llm-candidates", "6"], "--llm-candidates"),
     ],
     ids=[
         "unknown-visible-table",
@@ -101,6 +103,8 @@ def test_file_that_is_not_sqlite_is_refused_and_left_alone(dbai_bin: Path, tmp_p
         "no-value-size",
         "tiny-sqlite-memory",
         "negative-sample-rows",
+        "no-candidates",
+        "too-many-candidates",
     ],
 )
 def test_invalid_configuration_is_refused(dbai_bin: Path, chinook: Path, flags: list[str], fragment: str) -> None:

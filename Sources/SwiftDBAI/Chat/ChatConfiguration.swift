@@ -48,6 +48,15 @@ public struct ChatConfiguration: Sendable, Hashable {
     /// timeout: a local model on a CPU reads a large schema prompt slowly, once, and then serves
     /// it from its prompt cache. Later requests keep the model's timeout.
     public var firstRequestTimeout: Duration
+    /// How many statements answer a read, the one settled on included: above 1, the model writes
+    /// more at ``candidateTemperature`` from the same prompt, each runs (reads only), and the
+    /// result most of them return wins (ties go to the statement settled on; an empty result
+    /// never beats rows). Sampling stops as soon as no other result can win. Each candidate is
+    /// one more model call: on a local model seconds per question, for answers that do not rest
+    /// on one greedy guess.
+    public var candidates: Int
+    /// The sampling temperature of the extra candidates.
+    public var candidateTemperature: Double
 
     /// Creates a configuration with defaults tuned for small local models.
     public init(
@@ -56,8 +65,10 @@ public struct ChatConfiguration: Sendable, Hashable {
         sqlOptions: GenerationOptions = GenerationOptions(temperature: 0, maxTokens: 400),
         summaryOptions: GenerationOptions = GenerationOptions(temperature: 0, maxTokens: 80),
         summaryRowCount: Int = 5, retryTemperature: Double = 0.4, confirmsWrites: Bool = true,
-        firstRequestTimeout: Duration = .seconds(300)
+        firstRequestTimeout: Duration = .seconds(300), candidates: Int = 1, candidateTemperature: Double = 0.7
     ) {
+        self.candidates = max(1, candidates)
+        self.candidateTemperature = max(0, candidateTemperature)
         self.firstRequestTimeout = firstRequestTimeout > .zero ? firstRequestTimeout : .seconds(300)
         self.confirmsWrites = confirmsWrites
         self.retryTemperature = max(0, retryTemperature)

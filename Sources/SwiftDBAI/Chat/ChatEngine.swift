@@ -25,7 +25,9 @@
 /// the tables it links to, the stored values it names and the joins between them
 /// (`SchemaLinker`), then the error is fed back in that conversation; a read that returns no
 /// rows, compares a column with a value it does not hold (`LiteralCheck`) or compares keys of
-/// different tables (`KeyComparisonCheck`) gets one more look → execution → summary, asked in the same conversation so only the
+/// different tables (`KeyComparisonCheck`) gets one more look → execution → with
+/// ``ChatConfiguration/candidates`` above 1, more statements sampled from the same prompt run and
+/// the result most of them return wins (`ResultSignature`) → summary, asked in the same conversation so only the
 /// result is new to the model (model-written, deterministic fallback) → chart detection.
 /// Conversations keep a window of earlier turns, so "now only the ones from 2024" refines the
 /// previous question.
@@ -65,7 +67,7 @@ public actor ChatEngine {
     /// Model calls and tokens of the question being answered.
     private var meter = UsageMeter()
     /// Told each step of the question being answered.
-    private var stepObserver: (@Sendable (ChatStep) -> Void)?
+    private(set) var stepObserver: (@Sendable (ChatStep) -> Void)?
     /// One question at a time: the actor alone would let a second question start while the first
     /// waits for the model, and both would miss each other's turn.
     private let questions = TurnQueue(maxShared: 1)
@@ -164,6 +166,11 @@ public actor ChatEngine {
         let found = await storedValues(namedIn: question, schema: prompt.schema, profiles: profiles)
         let hints = valueHints(for: question, schema: prompt.schema, found: found, profiles: profiles)
         messages.append(.user(ChatPrompt.question(question, tables: tables, hints: hints)))
+        let asked = messages
+        /// The answer from the statement settled on, after other candidates had their vote.
+        func finish(_ settled: Settled) async -> ChatResponse {
+            await answer(question, await voted(settled, asked: asked, question: question, schema: prompt.schema, profiles: profiles))
+        }
 
         var lastFailure: (sql: String, error: SwiftDBAIError)?
         /// A read that returned no rows or compared a column with a value it does not hold, kept
@@ -190,10 +197,10 @@ public actor ChatEngine {
                 stepObserver?(.runningSQL(attempt: attempt))
                 let outcome = try await run(sql)
                 let settled = Settled(sql: sql, outcome: outcome, conversation: messages + answerMessages(response, sql: sql), attempts: attempt)
-                if let firstLook { return await answer(question, settled.isEmptyRead ? firstLook : settled) }
+                if let firstLook { return await finish(settled.isEmptyRead ? firstLook : settled) }
                 let doubts = settled.isRead ? Self.doubts(about: sql, schema: prompt.schema, profiles: profiles) : []
                 guard settled.isEmptyRead || !doubts.isEmpty, attempt <= configuration.maxRetries else {
-                    return await answer(question, settled)
+                    return await finish(settled)
                 }
                 // No rows, a value the column does not hold or keys of different tables compared
                 // is often a value in the wrong column or a wrong join: one more look.
@@ -205,7 +212,7 @@ public actor ChatEngine {
                 if let (repaired, outcome) = await repairedOutcome(
                     of: sql, error: error, question: question, schema: prompt.schema, profiles: profiles) {
                     let settled = Settled(sql: repaired, outcome: outcome, conversation: messages + [.assistant(repaired)], attempts: attempt)
-                    return await answer(question, settled)
+                    return await finish(settled)
                 }
                 if !focused, let focus = await focusedQuestion(question, schema: prompt.schema, found: found) {
                     // Ask afresh with only the linked tables and what the question names.
@@ -216,11 +223,11 @@ public actor ChatEngine {
                 }
                 messages.append(contentsOf: feedback(for: response, sql: sql, error: error, schema: prompt.schema))
             } catch {
-                if let firstLook { return await answer(question, firstLook) }
+                if let firstLook { return await finish(firstLook) }
                 throw .refused(sql: sql, error: error)
             }
         }
-        if let firstLook { return await answer(question, firstLook) }
+        if let firstLook { return await finish(firstLook) }
         if let lastFailure {
             throw .failed(sql: lastFailure.sql, error: lastFailure.error, attempts: configuration.maxRetries + 1)
         }
@@ -228,7 +235,7 @@ public actor ChatEngine {
     }
 
     /// A statement that ran, with the conversation that wrote it.
-    private struct Settled {
+    struct Settled {
         var sql: String
         var outcome: Outcome
         var conversation: [ChatMessage]
@@ -254,7 +261,7 @@ public actor ChatEngine {
 
     // MARK: - Steps
 
-    private enum Outcome {
+    enum Outcome {
         case rows(QueryResult)
         case changes(MutationResult)
     }
@@ -262,7 +269,7 @@ public actor ChatEngine {
     /// Classifies, authorizes and runs the statement: a read as a query, a write through the
     /// executor (its delegate confirms destructive writes).
     /// With `readsOnly`, a statement that would write is not run (for repaired statements).
-    private func run(_ sql: String, readsOnly: Bool = false) async throws(SwiftDBAIError) -> Outcome {
+    func run(_ sql: String, readsOnly: Bool = false) async throws(SwiftDBAIError) -> Outcome {
         let statement = try await executor.check(sql)
         if readsOnly, statement.operation != .select {
             throw .rejected(SQLRejection(.operationNotAllowed, "A repaired statement may only read."))
@@ -308,7 +315,7 @@ public actor ChatEngine {
     /// where the question asks for the highest (`SuperlativeCorrection`), rounding the question
     /// asks for (`RoundingCorrection`), the grouped-by columns first (`GroupKeyOrder`), first and
     /// last names where the question asks for full names (`FullNameCorrection`).
-    private static func corrected(_ sql: String, question: String, schema: DatabaseSchema, profiles: [ColumnProfile]) -> String {
+    static func corrected(_ sql: String, question: String, schema: DatabaseSchema, profiles: [ColumnProfile]) -> String {
         var sql = LiteralCheck.valueCorrected(sql, schema: schema, profiles: profiles) ?? sql
         sql = DateDifferenceCorrection.rewritten(sql, schema: schema, profiles: profiles) ?? sql
         sql = DateBoundCorrection.rewritten(sql, schema: schema, profiles: profiles) ?? sql
@@ -348,7 +355,7 @@ public actor ChatEngine {
     /// one after the other while each fixes the error at hand and the next error is one a repair
     /// knows. Nil when no repair applies or the repaired statement still fails. Repaired
     /// statements may only read.
-    private func repairedOutcome(
+    func repairedOutcome(
         of sql: String, error: SwiftDBAIError, question: String, schema: DatabaseSchema, profiles: [ColumnProfile]
     ) async -> (sql: String, outcome: Outcome)? {
         var (current, currentError) = (sql, error)
@@ -368,7 +375,7 @@ public actor ChatEngine {
 
     /// SQL that did not compile or failed in SQLite may be fixed by the model; a policy refusal,
     /// a timeout or a cancellation may not.
-    private static func isRetryable(_ error: SwiftDBAIError) -> Bool {
+    static func isRetryable(_ error: SwiftDBAIError) -> Bool {
         switch error {
         case .rejected(let rejection):
             return [.invalidSQL, .multipleStatements, .emptyStatement].contains(rejection.code)
@@ -393,7 +400,7 @@ public actor ChatEngine {
         return [.assistant(sql), .user(text)]
     }
 
-    private func sqlRequest(_ messages: [ChatMessage]) -> LanguageModelRequest {
+    func sqlRequest(_ messages: [ChatMessage]) -> LanguageModelRequest {
         var mode = configuration.sqlOutput
         if mode == .automatic {
             mode = model.capabilities.structuredOutput ? .structured : (model.capabilities.toolCalling ? .toolCall : .text)
@@ -412,7 +419,7 @@ public actor ChatEngine {
 
     /// The model's answer. A request whose system prompt the model has not answered yet gets
     /// ``ChatConfiguration/firstRequestTimeout``: reading it is the slow part on a local model.
-    private func respond(to request: LanguageModelRequest) async throws(ChatError) -> LanguageModelResponse {
+    func respond(to request: LanguageModelRequest) async throws(ChatError) -> LanguageModelResponse {
         var request = request
         let system = request.messages.first { $0.role == .system }?.content ?? ""
         if request.timeout == nil, !readPrompts.contains(system) {
@@ -467,7 +474,7 @@ public actor ChatEngine {
     }
 
     /// The model's answer as it wrote it, as the next message of the conversation.
-    private func answerMessages(_ response: LanguageModelResponse, sql: String) -> [ChatMessage] {
+    func answerMessages(_ response: LanguageModelResponse, sql: String) -> [ChatMessage] {
         if let call = response.toolCalls.first(where: { $0.name == SQLExtractor.toolName }) {
             return [.assistant(response.text, toolCalls: [call])]
         }

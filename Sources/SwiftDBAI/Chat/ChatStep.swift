@@ -5,6 +5,9 @@ public enum ChatStep: Sendable, Hashable, CustomStringConvertible {
     case writingSQL(attempt: Int, readingPrompt: Bool)
     /// The statement runs.
     case runningSQL(attempt: Int)
+    /// The model is writing another candidate statement, `number` of `of`, to check the answer
+    /// by a vote (``ChatConfiguration/candidates``).
+    case writingCandidate(number: Int, of: Int)
     /// The model is summarizing the result.
     case summarizing
 
@@ -17,6 +20,8 @@ public enum ChatStep: Sendable, Hashable, CustomStringConvertible {
             return attempt > 1 ? "\(what) (attempt \(attempt))" : what
         case .runningSQL(let attempt):
             return attempt > 1 ? "running the SQL (attempt \(attempt))" : "running the SQL"
+        case .writingCandidate(let number, let total):
+            return "the language model is writing candidate \(number) of \(total) to check the answer"
         case .summarizing:
             return "the language model is summarizing the result"
         }
