@@ -14,7 +14,8 @@ extension ChatEngine {
     /// The candidates are written from `asked` (the conversation up to the question, which a
     /// prompt cache already holds) at ``ChatConfiguration/candidateTemperature``, corrected and,
     /// when SQLite rejects them, repaired like the first statement; they may only read. One that
-    /// fails, writes or finds nothing casts no vote. Writes are never voted on.
+    /// fails, writes or finds nothing casts no vote. When the model fails (a timeout, an error) or
+    /// the question is cancelled, the vote ends with the ballots cast. Writes are never voted on.
     func voted(
         _ settled: Settled, asked: [ChatMessage], question: String, schema: DatabaseSchema, profiles: [ColumnProfile]
     ) async -> Settled {
@@ -24,9 +25,13 @@ extension ChatEngine {
         while remaining > 0, !Self.isDecided(ballots, remaining: remaining) {
             remaining -= 1
             let number = configuration.candidates - remaining
-            guard var candidate = await candidate(number, asked: asked, question: question, schema: schema, profiles: profiles),
-                  case .rows(let rows) = candidate.outcome, rows.rowCount > 0
-            else { continue }
+            let written: Settled?
+            do {
+                written = try await candidate(number, asked: asked, question: question, schema: schema, profiles: profiles)
+            } catch {
+                break  // The model failed or the question was cancelled: the answer stands as it is.
+            }
+            guard var candidate = written, case .rows(let rows) = candidate.outcome, rows.rowCount > 0 else { continue }
             candidate.attempts = settled.attempts
             let signature = ResultSignature(rows)
             if let index = ballots.firstIndex(where: { $0.signature == signature }) {
@@ -62,15 +67,19 @@ extension ChatEngine {
             || (leader.votes == others + remaining && ballots.first?.signature == leader.signature)
     }
 
-    /// One more statement for the question and what it read, or nil when the model fails, writes
-    /// no SQL, or the statement fails after repairs or would write.
+    /// One more statement for the question and what it read, or nil when the model writes no SQL
+    /// or the statement fails after repairs or would write.
+    ///
+    /// - Throws: ``ChatError/model(_:)`` when the model fails (a timeout, an error, a cancellation).
     private func candidate(
         _ number: Int, asked: [ChatMessage], question: String, schema: DatabaseSchema, profiles: [ColumnProfile]
-    ) async -> Settled? {
+    ) async throws(ChatError) -> Settled? {
+        try Self.checkNotCancelled()
         var request = sqlRequest(asked)
         request.options.temperature = configuration.candidateTemperature
         stepObserver?(.writingCandidate(number: number, of: configuration.candidates))
-        guard let response = try? await respond(to: request), let written = SQLExtractor.sql(in: response) else { return nil }
+        let response = try await respond(to: request)
+        guard let written = SQLExtractor.sql(in: response) else { return nil }
         let sql = Self.corrected(written, question: question, schema: schema, profiles: profiles)
         do {
             let outcome = try await run(sql, readsOnly: true)
@@ -82,5 +91,9 @@ extension ChatEngine {
         } catch {
             return nil
         }
+    }
+
+    private static func checkNotCancelled() throws(ChatError) {
+        if Task.isCancelled { throw .model(.cancelled) }
     }
 }

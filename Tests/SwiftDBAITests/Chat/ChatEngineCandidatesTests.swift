@@ -92,6 +92,16 @@ struct ChatEngineCandidatesTests {
         #expect(try database.scalar("SELECT count(*) FROM album", as: Int.self) == 5)
     }
 
+    @Test("a model failure while writing a candidate ends the vote: the answer stands, no more requests")
+    func modelFailureEndsTheVote() async throws {
+        let model = ScriptedModel(
+            [.text(Self.late), .failure(.timeout(provider: "scripted", seconds: 60))], fallback: .text(Self.early))
+        let (engine, _) = try engine(model, candidates: 5)
+        let response = try await engine.send("Which albums came out in 1985 or later?")
+        #expect(response.sql == Self.late)
+        #expect(model.requests.count == 2)
+    }
+
     @Test("a candidate's rows beat a first statement that found nothing")
     func rowsBeatAnEmptyResult() async throws {
         // The first statement finds nothing, and so does the second look; then the candidates vote.
