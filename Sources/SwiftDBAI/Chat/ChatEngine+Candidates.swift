@@ -74,7 +74,7 @@ extension ChatEngine {
     private func candidate(
         _ number: Int, asked: [ChatMessage], question: String, schema: DatabaseSchema, profiles: [ColumnProfile]
     ) async throws(ChatError) -> Settled? {
-        try Self.checkNotCancelled()
+        if Task.isCancelled { throw .model(.cancelled) }
         var request = sqlRequest(asked)
         request.options.temperature = configuration.candidateTemperature
         stepObserver?(.writingCandidate(number: number, of: configuration.candidates))
@@ -91,9 +91,5 @@ extension ChatEngine {
         } catch {
             return nil
         }
-    }
-
-    private static func checkNotCancelled() throws(ChatError) {
-        if Task.isCancelled { throw .model(.cancelled) }
     }
 }
