@@ -464,7 +464,7 @@ public actor ChatEngine {
         var shown = result
         shown.rows = Array(result.rows.prefix(configuration.summaryRowCount))
         shown.truncated = result.truncated || result.rowCount > configuration.summaryRowCount
-        let table = MarkdownTableRenderer(maxCellLength: 60).render(shown)
+        let table = MarkdownTableRenderer.summary.render(shown)
         let messages = conversation + [Self.reply(ChatPrompt.summary(result: table), to: conversation)]
         let request = LanguageModelRequest(messages: messages, options: configuration.summaryOptions)
         stepObserver?(.summarizing)

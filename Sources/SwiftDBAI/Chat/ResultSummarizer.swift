@@ -2,7 +2,7 @@
 /// or fails.
 enum ResultSummarizer {
     static func summary(of result: QueryResult) -> String {
-        let renderer = MarkdownTableRenderer(maxCellLength: 60)
+        let renderer = MarkdownTableRenderer.summary
         switch (result.rowCount, result.columns.count) {
         case (0, _):
             return "No rows match."

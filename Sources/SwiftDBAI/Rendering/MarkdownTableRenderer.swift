@@ -1,3 +1,5 @@
+import Foundation
+
 /// Renders query results as a compact Markdown table, for people and language models reading
 /// tool results.
 ///
@@ -18,12 +20,19 @@ package struct MarkdownTableRenderer: Sendable {
     package var maxCellLength: Int
     /// The most bytes of table text (nil: no limit); the rows beyond are counted, not shown.
     package var maxBytes: Int?
+    /// Significant digits a real is rounded to (nil: every digit, as stored). Prose summaries
+    /// round, so that a sum such as `523.0600000000003` reads `523.06`; tool results never do.
+    package var significantDigits: Int?
 
     /// Creates a renderer.
-    package init(maxCellLength: Int = 120, maxBytes: Int? = nil) {
+    package init(maxCellLength: Int = 120, maxBytes: Int? = nil, significantDigits: Int? = nil) {
         self.maxCellLength = max(8, maxCellLength)
         self.maxBytes = maxBytes.map { max(256, $0) }
+        self.significantDigits = significantDigits.map { min(17, max(1, $0)) }
     }
+
+    /// The renderer of results in prose summaries: short cells, reals to ten significant digits.
+    package static let summary = MarkdownTableRenderer(maxCellLength: 60, significantDigits: 10)
 
     /// The result as a Markdown table followed by a row-count line.
     package func render(_ result: QueryResult) -> String {
@@ -71,10 +80,20 @@ package struct MarkdownTableRenderer: Sendable {
         switch value {
         case .null: return "NULL"
         case .integer(let integer): return String(integer)
-        case .real(let real): return String(real)
+        case .real(let real): return text(of: real)
         case .blob(let data): return "<blob \(data.count) bytes>"
         case .text(let text): return escape(text)
         }
+    }
+
+    /// A real as stored, or rounded to ``significantDigits`` and written in its shortest form.
+    private func text(of real: Double) -> String {
+        guard let significantDigits, real.isFinite, real != 0 else { return String(real) }
+        let magnitude = Int(log10(abs(real)).rounded(.down))
+        let scale = pow(10, Double(significantDigits - 1 - magnitude))
+        guard scale.isFinite, scale > 0 else { return String(real) }
+        let rounded = (real * scale).rounded() / scale
+        return rounded.isFinite ? String(rounded) : String(real)
     }
 
     /// A value clipped to the cell limit: its size in all stays visible.
