@@ -27,8 +27,9 @@
 /// rows, compares a column with a value it does not hold (`LiteralCheck`) or compares keys of
 /// different tables (`KeyComparisonCheck`) gets one more look → execution → with
 /// ``ChatConfiguration/candidates`` above 1, more statements sampled from the same prompt run and
-/// the result most of them return wins (`ResultSignature`) → summary, asked in the same conversation so only the
-/// result is new to the model (model-written, deterministic fallback) → chart detection.
+/// the result most of them return wins (`ResultSignature`) → summary, asked in the same
+/// conversation so only the result is new to the model (model-written, deterministic fallback)
+/// → chart detection.
 /// Conversations keep a window of earlier turns, so "now only the ones from 2024" refines the
 /// previous question.
 ///
