@@ -10,6 +10,7 @@ let package = Package(
     ],
     products: [
         .library(name: "SwiftDBAI", targets: ["SwiftDBAI"]),
+        .library(name: "SwiftDBAIChat", targets: ["SwiftDBAIChat"]),
         .library(name: "SwiftDBAIAsyncHTTPClient", targets: ["SwiftDBAIAsyncHTTPClient"]),
         .library(name: "SwiftDBAIMCP", targets: ["SwiftDBAIMCP"]),
         .library(name: "SwiftDBAIMCPHTTP", targets: ["SwiftDBAIMCPHTTP"]),
@@ -38,12 +39,18 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // Questions in plain language: the ChatEngine, its rewrite pipeline and prompts, and the
+        // language-model providers. The core library stays the safe executor without them.
+        .target(
+            name: "SwiftDBAIChat",
+            dependencies: ["SwiftDBAI"]
+        ),
         // The language models' HTTP transport on AsyncHTTPClient, kept out of the core library so
         // that it links neither NIO nor FoundationNetworking.
         .target(
             name: "SwiftDBAIAsyncHTTPClient",
             dependencies: [
-                "SwiftDBAI",
+                "SwiftDBAIChat",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -55,6 +62,7 @@ let package = Package(
             name: "SwiftDBAIMCP",
             dependencies: [
                 "SwiftDBAI",
+                "SwiftDBAIChat",
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -90,13 +98,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Fresh databases for the tests of every module.
+        .target(
+            name: "SwiftDBAITestSupport",
+            dependencies: ["SwiftDBAI", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/SwiftDBAITestSupport"
+        ),
         .testTarget(
             name: "SwiftDBAITests",
-            dependencies: ["SwiftDBAI", "SwiftDBAIAsyncHTTPClient"]
+            dependencies: ["SwiftDBAI", "SwiftDBAITestSupport"]
+        ),
+        .testTarget(
+            name: "SwiftDBAIChatTests",
+            dependencies: ["SwiftDBAIChat", "SwiftDBAIAsyncHTTPClient", "SwiftDBAITestSupport"]
         ),
         .testTarget(
             name: "SwiftDBAIMCPTests",
-            dependencies: ["SwiftDBAIMCP", "SwiftDBAIMCPHTTP"]
+            dependencies: ["SwiftDBAIMCP", "SwiftDBAIMCPHTTP", "SwiftDBAIChat"]
         ),
     ],
     swiftLanguageModes: [.v6]

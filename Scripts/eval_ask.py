@@ -4,6 +4,12 @@ For each question of a JSONL file (id, db, question, sql, ordered, tags) it call
 fresh conversation through the real server over stdio (raw JSON-RPC), runs the gold SQL with
 sqlite3, and compares the results: equal multisets of rows, or equal lists when `ordered`.
 Numbers are compared after rounding to 4 decimals; 1 and 1.0 are equal.
+
+--metadata FILE serves each database with a metadata file (descriptions, examples) under its name
+(rentals for rentals.sqlite); --metadata-parts keeps only some of it (examples, descriptions).
+--blind prints no question, SQL or error text: only ids, marks and figures (for held-out sets,
+whose failures must not be read). --output FILE writes one JSON object per question (what ran,
+what the model wrote, the rewrites, and whether the model's own statement was right).
 """
 
 import argparse
@@ -39,11 +45,12 @@ def database_path(name, data_dir, workdir):
     return generated
 
 
-def start_server(binary, db, base_url, model, extra, stderr_path):
+def start_server(binary, db, base_url, model, extra, stderr_path, metadata=None):
     """dbai-mcp over stdio with the model to evaluate, initialized."""
+    flags = ["--metadata", metadata] if metadata else []
     client = StdioClient(
         [binary, "--db", db, "--llm", f"openai-compatible:{model}", "--llm-base-url", base_url, "--timeout-ms", "30000"]
-        + extra, stderr_path)
+        + flags + extra, stderr_path)
     client.initialize("dbai-eval", timeout=60)
     return client
 
@@ -54,6 +61,38 @@ def call_ask(client, question):
     if "error" in reply:
         raise RuntimeError(f"tools/call: {reply['error']}")
     return reply["result"]
+
+
+def metadata_part(path, parts, workdir):
+    """The metadata file with only the parts asked for (examples, descriptions), as JSON."""
+    if parts == "all":
+        return path
+    import yaml
+    with open(path) as file:
+        metadata = yaml.safe_load(file)
+    for database in (metadata.get("databases") or {}).values():
+        if "examples" not in parts:
+            database.pop("examples", None)
+        if "descriptions" not in parts:
+            database.pop("description", None)
+            for table in (database.get("tables") or {}).values():
+                table.pop("description", None)
+                table.pop("columns", None)
+    out = os.path.join(workdir, "metadata-" + parts.replace(",", "-") + ".json")
+    with open(out, "w") as file:
+        json.dump(metadata, file)
+    return out
+
+
+def run_gold(source, sql):
+    """The rows of a statement on the original database, or None when it fails."""
+    connection = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    try:
+        return connection.execute(sql).fetchall()
+    except sqlite3.Error:
+        return None
+    finally:
+        connection.close()
 
 
 def normalize(value):
@@ -85,6 +124,10 @@ def main():
     parser.add_argument("--model", default="qwen")
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--blind", action="store_true", help="print no question, SQL or error text")
+    parser.add_argument("--metadata", help="a metadata file (descriptions, examples) for the databases")
+    parser.add_argument("--metadata-parts", default="all", help="all, examples, descriptions or examples,descriptions")
+    parser.add_argument("--output", help="write one JSON object per question to this file")
     parser.add_argument("server_args", nargs="*", help="extra dbai-mcp flags, after --")
     options = parser.parse_args()
 
@@ -94,6 +137,7 @@ def main():
         questions = questions[: options.limit]
 
     workdir = tempfile.mkdtemp(prefix="dbai-eval-")
+    metadata = metadata_part(options.metadata, options.metadata_parts, workdir) if options.metadata else None
     servers = {}
     outcomes = []
     try:
@@ -104,7 +148,7 @@ def main():
                 shutil.copyfile(source, copy)
                 servers[question["db"]] = start_server(
                     options.binary, copy, options.base_url, options.model, options.server_args,
-                    os.path.join(workdir, question["db"] + ".stderr"))
+                    os.path.join(workdir, question["db"] + ".stderr"), metadata)
             gold_connection = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
             gold = gold_connection.execute(question["sql"]).fetchall()
             gold_connection.close()
@@ -122,11 +166,21 @@ def main():
                 "sql": structured.get("sql") if executed else None, "error": None if executed else text[:300],
                 "prompt_tokens": (structured.get("usage") or {}).get("prompt_tokens"),
                 "model_calls": (structured.get("usage") or {}).get("model_calls"),
+                "model_sql": structured.get("model_sql") if executed else None,
+                "rewrites": [{"rule": r.get("rule"), "kind": r.get("kind")} for r in structured.get("rewrites") or []],
             }
+            if outcome["model_sql"] and outcome["model_sql"] != outcome["sql"]:
+                model_rows = run_gold(source, outcome["model_sql"])
+                outcome["model_correct"] = model_rows is not None and rows_equal(model_rows, gold, question["ordered"])
+            else:
+                outcome["model_correct"] = correct
             outcomes.append(outcome)
             mark = "ok  " if correct else ("rows" if executed else "ERR ")
             tokens = outcome["prompt_tokens"]
             tokens_text = f"{tokens:6d} tok" if tokens is not None else "     - tok"
+            if options.blind:
+                print(f"{mark} {question['id']} {latency:5.1f}s {tokens_text}", flush=True)
+                continue
             print(f"{mark} {question['id']} {latency:5.1f}s {tokens_text}  {question['question']}", flush=True)
             if options.verbose or not correct:
                 print(f"       predicted: {outcome['sql'] or outcome['error']}")
@@ -137,6 +191,10 @@ def main():
             server.close(timeout=30)
         shutil.rmtree(workdir, ignore_errors=True)
 
+    if options.output:
+        with open(options.output, "w") as file:
+            for outcome in outcomes:
+                file.write(json.dumps(outcome) + "\n")
     count = len(outcomes)
     correct = sum(o["correct"] for o in outcomes)
     executed = sum(o["executed"] for o in outcomes)
@@ -158,6 +216,17 @@ def main():
             by_tag[tag][0] += outcome["correct"]
             by_tag[tag][1] += 1
     print("By question type:     " + ", ".join(f"{tag} {ok}/{total}" for tag, (ok, total) in sorted(by_tag.items())))
+    rewritten = collections.Counter()
+    for outcome in outcomes:
+        for rewrite in outcome["rewrites"]:
+            rewritten[(rewrite["kind"], rewrite["rule"])] += 1
+    if rewritten:
+        print("Rewrites applied:     " + ", ".join(f"{rule} ({kind}) {n}" for (kind, rule), n in sorted(rewritten.items())))
+    changed = [o for o in outcomes if o["model_sql"] and o["model_sql"] != o["sql"]]
+    if changed:
+        helped = sum(o["correct"] and not o["model_correct"] for o in changed)
+        hurt = sum(o["model_correct"] and not o["correct"] for o in changed)
+        print(f"Rewritten answers:    {len(changed)}; right only after the rewrites {helped}, right only as the model wrote it {hurt}")
     failed = [o["id"] for o in outcomes if not o["correct"]]
     print("Failed:               " + (", ".join(failed) if failed else "none"))
 

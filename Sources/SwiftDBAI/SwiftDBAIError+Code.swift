@@ -45,15 +45,6 @@ extension SwiftDBAIError {
         public static let valueTooLarge = Code(rawValue: "value_too_large")
         /// SQLite reached its memory limit.
         public static let outOfMemory = Code(rawValue: "out_of_memory")
-
-        /// ``ChatError/model(_:)``: the language model failed.
-        public static let modelError = Code(rawValue: "model_error")
-        /// ``ChatError/noSQL(attempts:)``: the model wrote no statement.
-        public static let noSQL = Code(rawValue: "no_sql")
-        /// ``ChatError/refused(sql:error:)``: the policy refused the model's statement.
-        public static let refused = Code(rawValue: "refused")
-        /// ``ChatError/failed(sql:error:attempts:)``: the model's statement kept failing.
-        public static let sqlFailed = Code(rawValue: "sql_failed")
     }
 
     /// The stable reason for this error.
@@ -73,23 +64,6 @@ extension SwiftDBAIError {
         case .invalidRequest: .invalidArguments
         case .valueTooLarge: .valueTooLarge
         case .outOfMemory: .outOfMemory
-        }
-    }
-}
-
-extension ChatError {
-    /// The stable reason for this error: the database error's own code where there is one
-    /// (a failed schema read, a cancellation), else the kind of failure.
-    public var code: SwiftDBAIError.Code {
-        switch self {
-        case .emptyQuestion: .invalidArguments
-        case .model(.cancelled): .cancelled
-        case .model: .modelError
-        case .noSQL: .noSQL
-        case .database(let error): error.code
-        case .refused(_, .cancelled), .failed(_, .cancelled, _): .cancelled
-        case .refused: .refused
-        case .failed: .sqlFailed
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import SwiftDBAI
+import SwiftDBAIChat
 
 /// An ``HTTPTransport`` on AsyncHTTPClient: what `dbai-mcp` uses for every language model, on
 /// every platform.

@@ -4,6 +4,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import SwiftDBAI
+import SwiftDBAIChat
 
 #if canImport(Glibc)
 import Glibc

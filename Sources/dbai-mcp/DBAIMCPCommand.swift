@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SwiftDBAI
+import SwiftDBAIChat
 import SwiftDBAIAsyncHTTPClient
 import SwiftDBAIMCP
 import SwiftDBAIMCPHTTP
@@ -102,6 +103,16 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         valueName: "n"))
     var llmCandidates: Int = ChatConfiguration().candidates
 
+    @Option(name: .customLong("llm-rewrites"), help: ArgumentHelp(
+        "The kinds of rewrites of the model's SQL for `ask`, comma-separated: repair (mend a statement SQLite rejected), equivalence (change nothing anyone could mean), guess (a candidate that wins only when the model agrees); none for the model's SQL as written.",
+        valueName: "kinds"))
+    var llmRewrites: RewriteKindList = RewriteKindList(kinds: ChatConfiguration().rewriteKinds)
+
+    @Option(name: .customLong("llm-examples"), help: ArgumentHelp(
+        "How many of the metadata's example questions (the most like each question) go into the prompt of `ask`, 0 to 8.",
+        valueName: "n"))
+    var llmExamples: Int = ChatConfiguration().examplesPerQuestion
+
     @Option(name: .customLong("llm-sql-output"), help: ArgumentHelp(
         "How the model hands over SQL: automatic (text for openai-compatible and ollama, else structured), structured, tool or text.", valueName: "mode"))
     var llmSQLOutput: ChatConfiguration.SQLOutputMode = .automatic
@@ -169,6 +180,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         }
         guard (1...5).contains(llmCandidates) else { throw ValidationError("--llm-candidates must be 1 to 5.") }
         guard llmSampleRows >= 0 else { throw ValidationError("--llm-sample-rows must be 0 or more.") }
+        guard (0...8).contains(llmExamples) else { throw ValidationError("--llm-examples must be 0 to 8.") }
         if http == nil {
             let httpOnly = [
                 ("--auth-token-env", authTokenEnv != nil), ("--allow-origin", !allowOrigin.isEmpty),
@@ -237,6 +249,8 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         chat.summary = llmSummary
         chat.sampleRowCount = llmSampleRows
         chat.candidates = llmCandidates
+        chat.rewriteKinds = llmRewrites.kinds
+        chat.examplesPerQuestion = llmExamples
         chat.firstRequestTimeout = .seconds(max(llmFirstTimeoutSeconds, llmTimeoutSeconds))
         let configuration = DBAIServerConfiguration(
             databases: db,
@@ -282,4 +296,32 @@ struct DBAIMCPCommand: AsyncParsableCommand {
 }
 
 extension ChatConfiguration.SQLOutputMode: ExpressibleByArgument {}
+
+/// `--llm-rewrites`: kinds of rewrites, comma-separated, or `none`.
+struct RewriteKindList: ExpressibleByArgument {
+    var kinds: Set<SQLRewriteKind>
+
+    init(kinds: Set<SQLRewriteKind>) {
+        self.kinds = kinds
+    }
+
+    init?(argument: String) {
+        let words = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if words == ["none"] {
+            kinds = []
+            return
+        }
+        var kinds: Set<SQLRewriteKind> = []
+        for word in words {
+            guard let kind = SQLRewriteKind(rawValue: word) else { return nil }
+            kinds.insert(kind)
+        }
+        guard !kinds.isEmpty else { return nil }
+        self.kinds = kinds
+    }
+
+    var defaultValueDescription: String {
+        SQLRewriteKind.allCases.filter(kinds.contains).map(\.rawValue).joined(separator: ",")
+    }
+}
 extension ChatConfiguration.SummaryMode: ExpressibleByArgument {}

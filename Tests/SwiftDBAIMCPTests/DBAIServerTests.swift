@@ -3,6 +3,7 @@ import GRDB
 import MCP
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAIChat
 @testable import SwiftDBAIMCP
 
 /// A copy of the bundled Chinook database in a temporary folder, and a server connected to an

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAITestSupport
 
 /// A table hidden by a ``TableAllowlistValidator`` is indistinguishable from a table that does
 /// not exist, in every message, and nothing visible reveals its name.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAITestSupport
 
 /// One opening, one introspection: the policy is built from the schema the opened database read.
 @Suite("Opened database")

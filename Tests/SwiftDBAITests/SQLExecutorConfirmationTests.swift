@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAITestSupport
 
 /// A confirmation covers the rows its preview showed: when they change before the write runs,
 /// nothing changes.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAITestSupport
 
 @Suite("SQLExecutor limits")
 struct SQLExecutorLimitsTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAITestSupport
 
 /// Results are bounded in bytes while they are fetched, long values are clipped visibly, and no
 /// single value can grow past the value limit.

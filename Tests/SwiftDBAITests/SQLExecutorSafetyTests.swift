@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAITestSupport
 
 /// The safety promise, end to end through the executor on a real file: refused statements change
 /// nothing, byte for byte.

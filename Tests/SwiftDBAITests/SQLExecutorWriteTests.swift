@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAITestSupport
 
 @Suite("SQLExecutor writes and confirmation")
 struct SQLExecutorWriteTests {
@@ -148,12 +149,6 @@ struct SQLExecutorWriteTests {
         #expect(preview.affectedRows?.rows.map { $0[0] } == [2, 3])
         #expect(try database.contents() == before)
     }
-}
-
-/// A delegate that answers every confirmation the same way.
-struct Confirmer: SQLExecutionDelegate {
-    let answer: Bool
-    func confirmDestructiveOperation(_ request: DestructiveOperationRequest) async -> Bool { answer }
 }
 
 @Suite("SQLExecutor and virtual tables")

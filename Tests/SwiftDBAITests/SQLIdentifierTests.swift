@@ -1,5 +1,6 @@
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAITestSupport
 
 @Suite("SQLIdentifier")
 struct SQLIdentifierTests {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAITestSupport
 
 /// Introspection of the sample databases, checked against what SQLite itself reports
 /// (`sqlite_schema` and the `pragma_*` functions, which is what `sqlite3 FILE .schema` prints).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAITestSupport
 
 @Suite("Schema descriptions")
 struct SchemaDescriptionsTests {

@@ -11,7 +11,7 @@ extension SQLExecutor {
     /// ``SQLExecutionDelegate``, like sample rows for a prompt.
     ///
     /// - Throws: ``SwiftDBAIError`` when the database cannot be read at all.
-    func columnProfiles(in schema: DatabaseSchema, budget: Duration = .seconds(1)) async throws(SwiftDBAIError) -> [ColumnProfile] {
+    package func columnProfiles(in schema: DatabaseSchema, budget: Duration = .seconds(1)) async throws(SwiftDBAIError) -> [ColumnProfile] {
         let tables = schema.tables.filter { $0.kind == .table }.map { table in
             (name: table.name, columns: table.columns.filter { $0.visibility != .hidden })
         }.filter { !$0.columns.isEmpty }

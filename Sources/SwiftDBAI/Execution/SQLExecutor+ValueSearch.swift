@@ -11,7 +11,7 @@ extension SQLExecutor {
     /// prompt.
     ///
     /// - Throws: ``SwiftDBAIError`` when the database cannot be read at all.
-    func findValues(
+    package func findValues(
         _ phrases: [String], in schema: DatabaseSchema, budget: Duration = .seconds(2)
     ) async throws(SwiftDBAIError) -> [ValueMatch] {
         guard !phrases.isEmpty else { return [] }

@@ -1,5 +1,6 @@
 import Foundation
 import SwiftDBAI
+import SwiftDBAIChat
 
 /// The `ask` conversations of a server, by id: each keeps its own history window and stays on
 /// the database it started on. The oldest conversations are forgotten beyond ``capacity``.

@@ -1,5 +1,6 @@
 import MCP
 import SwiftDBAI
+import SwiftDBAIChat
 
 /// The connected client's own model, asked through MCP sampling (`sampling/createMessage`).
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftDBAIChat
 import Yams
 
 extension DatasetteMetadata {
@@ -79,6 +80,14 @@ extension DatasetteMetadata {
                     database.tables[name] = try table(value, entry: "\(entry).tables.\(name)")
                 }
             }
+            if let examples = object["examples"], !(examples is NSNull) {
+                guard let entries = examples as? [Any] else {
+                    throw fail(entry + ".examples", "must be a list of {question, sql}")
+                }
+                for (index, value) in entries.enumerated() {
+                    database.examples.append(try example(value, entry: "\(entry).examples[\(index)]"))
+                }
+            }
             if let queries = object["queries"], !(queries is NSNull) {
                 guard let entries = queries as? [String: Any] else { throw fail(entry + ".queries", "must be a mapping of query names") }
                 for name in entries.keys.sorted() {
@@ -105,6 +114,22 @@ extension DatasetteMetadata {
                 }
             }
             return table
+        }
+
+        private func example(_ value: Any, entry: String) throws(DBAIServerConfigurationError) -> ChatExample {
+            guard let object = value as? [String: Any] else { throw fail(entry, "must be a mapping with question and sql") }
+            if let unknown = object.keys.sorted().first(where: { !["question", "sql"].contains($0) }) {
+                throw fail("\(entry).\(unknown)", "is not a key of an example (question, sql)")
+            }
+            guard let question = try text(object["question"], entry: entry + ".question"),
+                  !question.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw fail(entry + ".question", "is required: the question, as a user would ask it")
+            }
+            guard let sql = try text(object["sql"], entry: entry + ".sql"),
+                  !sql.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw fail(entry + ".sql", "is required: the SQL that answers the question")
+            }
+            return ChatExample(question: question, sql: sql)
         }
 
         private func query(_ name: String, _ value: Any?, entry: String) throws(DBAIServerConfigurationError) -> CannedQuery {

@@ -1,4 +1,5 @@
 import SwiftDBAI
+import SwiftDBAIChat
 
 /// What a Datasette metadata file (`--metadata`, JSON or YAML) says about the databases served:
 ///
@@ -15,10 +16,14 @@ import SwiftDBAI
 ///       albums_by_artist:
 ///         sql: SELECT Title FROM Album WHERE ArtistId = :artist_id
 ///         title: Albums of an artist
+///     examples:
+///       - question: Which artists have more than ten albums?
+///         sql: SELECT ar.Name FROM Artist ar JOIN Album al ON al.ArtistId = ar.ArtistId GROUP BY ar.ArtistId HAVING COUNT(*) > 10
 /// ```
 ///
 /// Descriptions reach `describe_schema`, the resources and the prompt of `ask`; a hidden table
-/// is hidden and unreadable, as if `--tables` left it out; each query becomes a tool. Keys
+/// is hidden and unreadable, as if `--tables` left it out; each query becomes a tool; examples
+/// (a SwiftDBAI key, with the canned queries that have a title or description) teach `ask`. Keys
 /// Datasette knows but the server does not use (`title`, `license`, `source`, `plugins`,
 /// `sort`, `facets`…) are accepted and ignored, so a Datasette project's file works as it is.
 public struct DatasetteMetadata: Sendable, Hashable {
@@ -35,12 +40,17 @@ public struct DatasetteMetadata: Sendable, Hashable {
         public var tables: [String: Table]
         /// Canned queries, in name order.
         public var queries: [CannedQuery]
+        /// Questions with the SQL that answers them, in the file's order: worked examples for `ask`.
+        public var examples: [ChatExample]
 
         /// Creates a database entry.
-        public init(description: String? = nil, tables: [String: Table] = [:], queries: [CannedQuery] = []) {
+        public init(
+            description: String? = nil, tables: [String: Table] = [:], queries: [CannedQuery] = [], examples: [ChatExample] = []
+        ) {
             self.description = description
             self.tables = tables
             self.queries = queries
+            self.examples = examples
         }
 
         /// The descriptions of its tables and columns, for the executor.

@@ -1,6 +1,7 @@
 import Foundation
 import MCP
 import SwiftDBAI
+import SwiftDBAIChat
 
 /// One client's session: its capabilities (from `initialize`), the log level it asked for, its
 /// `ask` conversations and the confirmation tokens of its writes. Over stdio there is one; over

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MCP
 import SwiftDBAI
+import SwiftDBAIChat
 
 /// The `dbai-mcp` server: the database tools, resources and confirmation flow over MCP.
 ///
@@ -39,10 +40,12 @@ public final class DBAIServer: Sendable {
             cannedQueries: databases.flatMap(\.cannedQueries), databaseNames: databases.map(\.name))
     }
 
-    /// How `ask` talks to its model; with `--no-confirm`, the model's writes are not confirmed either.
-    var chatConfiguration: ChatConfiguration {
+    /// How `ask` talks to its model about a database: with its metadata's examples; with
+    /// `--no-confirm`, the model's writes are not confirmed either.
+    func chatConfiguration(for database: ServedDatabase) -> ChatConfiguration {
         var chat = configuration.chat
         chat.confirmsWrites = chat.confirmsWrites && configuration.confirmsDestructiveWrites
+        chat.examples = configuration.chat.examples + database.examples
         return chat
     }
 
@@ -84,7 +87,8 @@ public final class DBAIServer: Sendable {
     /// schema). Logs the outcome; does nothing without `--llm`.
     public func warmUpLanguageModel() async {
         guard let model = configuration.languageModel, let database = databases.first else { return }
-        let engine = ChatEngine(executor: database.executor, model: model, configuration: chatConfiguration, readPrompts: readPrompts)
+        let engine = ChatEngine(
+            executor: database.executor, model: model, configuration: chatConfiguration(for: database), readPrompts: readPrompts)
         let start = ContinuousClock.now
         do {
             try await engine.warmUp()
@@ -213,7 +217,7 @@ public final class DBAIServer: Sendable {
             ChatContext(conversations: session.conversations) { [self] database in
                 ChatEngine(
                     executor: chatExecutor(database.executor, server: server, session: session), model: model,
-                    configuration: chatConfiguration,
+                    configuration: chatConfiguration(for: database),
                     readPrompts: configuration.languageModel == nil ? session.readPrompts : readPrompts)
             }
         }

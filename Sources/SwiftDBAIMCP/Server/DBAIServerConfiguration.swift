@@ -1,4 +1,5 @@
 import SwiftDBAI
+import SwiftDBAIChat
 
 /// Everything `dbai-mcp` is started with: the databases, the policy and the limits.
 public struct DBAIServerConfiguration: Sendable {

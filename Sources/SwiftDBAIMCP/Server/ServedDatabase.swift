@@ -1,5 +1,6 @@
 import Foundation
 import SwiftDBAI
+import SwiftDBAIChat
 
 /// One database the server serves: its executor under the policy and its canned queries.
 /// (Confirmation tokens belong to a client's session and to one database: ``ClientSession``.)
@@ -14,6 +15,9 @@ struct ServedDatabase: Sendable {
     let executor: SQLExecutor
     /// The canned queries of the metadata the allowlist lets run, as tools.
     let cannedQueries: [CannedQueryTool]
+    /// The worked examples `ask` learns from: the metadata's examples, then the canned reads that
+    /// have a title or description (the question).
+    let examples: [ChatExample]
 
     /// The file name, as the instructions and prompts show it.
     var fileName: String { URL(fileURLWithPath: path).lastPathComponent }
@@ -85,12 +89,47 @@ extension ServedDatabase {
                     if let tool { canned.append(tool) }
                 }
             }
+            var examples: [ChatExample] = []
+            if let entry, let metadata {
+                examples = try checkedExamples(entry.examples, executor: executor, database: source.name, file: metadata.file)
+                examples += canned.filter { $0.operation == .select }.compactMap { tool in
+                    (tool.query.title ?? tool.query.description).map { ChatExample(question: $0, sql: tool.query.sql) }
+                }
+            }
             served.append(ServedDatabase(
                 name: source.name, path: source.path, description: entry?.description, executor: executor,
-                cannedQueries: canned))
+                cannedQueries: canned, examples: examples))
         }
         try checkToolNames(served.flatMap(\.cannedQueries), naming: configuration.toolNaming, file: metadata?.file ?? "")
         return served
+    }
+
+    /// The metadata's examples, each checked as `query` would check it: one statement that
+    /// compiles and reads only tables the policy shows (an example must not show the model a
+    /// hidden table).
+    private static func checkedExamples(
+        _ examples: [ChatExample], executor: SQLExecutor, database: String, file: String
+    ) throws(DBAIServerConfigurationError) -> [ChatExample] {
+        for (index, example) in examples.enumerated() {
+            let entry = "databases.\(database).examples[\(index)].sql"
+            let statement: ClassifiedStatement
+            do {
+                statement = try executor.classifyNow(example.sql)
+            } catch .rejected(let rejection) {
+                throw .metadata(file: file, entry: entry, reason: "the SQL does not compile or cannot run here: \(rejection.message)")
+            } catch {
+                throw .metadata(file: file, entry: entry, reason: "the SQL cannot be checked: \(error.description)")
+            }
+            guard statement.operation == .select else {
+                throw .metadata(file: file, entry: entry, reason: "an example must only read (it is a \(statement.operation.sqlKeyword))")
+            }
+            do {
+                try executor.policy.authorize(statement)
+            } catch {
+                throw .metadata(file: file, entry: entry, reason: "the server's policy refuses it: \(error.message)")
+            }
+        }
+        return examples
     }
 
     /// Every table and column the metadata describes or hides must exist.

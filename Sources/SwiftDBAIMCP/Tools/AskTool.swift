@@ -1,5 +1,6 @@
 import MCP
 import SwiftDBAI
+import SwiftDBAIChat
 
 /// `ask`: a question in plain language, answered by the ``ChatEngine`` with SQL that goes through
 /// the same policy as every other tool.
@@ -109,6 +110,13 @@ struct AskTool: DatabaseTool {
         var object: [String: Value] = [
             "answer": .string(response.summary),
             "sql": .string(response.sql),
+            "model_sql": .string(response.modelSQL),
+            "rewrites": .array(response.rewrites.map { rewrite in
+                [
+                    "rule": .string(rewrite.rule), "kind": .string(rewrite.kind.rawValue),
+                    "before": .string(rewrite.before), "after": .string(rewrite.after),
+                ]
+            }),
             "conversation_id": .string(conversationID),
             "attempts": .int(response.attempts),
         ]
@@ -141,6 +149,11 @@ struct AskTool: DatabaseTool {
 
     static func text(_ response: ChatResponse, limits: ExecutionLimits) -> String {
         var text = response.summary + "\n\nSQL: " + response.sql
+        if response.isRewritten {
+            let rules = response.rewrites.map { "\($0.rule) (\($0.kind.rawValue))" }.joined(separator: ", ")
+            text += "\n\nThis is not the statement the language model wrote: it was changed before it ran by "
+                + rules + ". The model wrote: " + response.modelSQL
+        }
         if let rows = response.queryResult {
             text += "\n\n" + ToolOutput.text(of: rows, limits: limits)
         }

@@ -1,4 +1,5 @@
 import SwiftDBAI
+import SwiftDBAIChat
 
 /// A tool call that failed for a reason the caller can fix: returned as a tool result with
 /// `isError: true` and this message, never as a protocol error.

@@ -1,5 +1,6 @@
 import MCP
 import SwiftDBAI
+import SwiftDBAIChat
 
 /// The tools of the server: one list that produces both `tools/list` and the call dispatch.
 struct ToolRegistry: Sendable {

@@ -162,6 +162,21 @@ enum ToolSchemas {
             "answer": ["type": "string", "description": "A plain-language answer."],
             "database": ["type": "string", "description": "The database the server chose for the question (with several)."],
             "sql": ["type": "string", "description": "The statement that ran."],
+            "model_sql": ["type": "string", "description": "The statement the language model wrote; differs from sql when rewrites changed it."],
+            "rewrites": [
+                "type": "array",
+                "description": "Each rewrite between model_sql and sql, in order: a repair of a statement SQLite rejected, an equivalence (changes nothing anyone could mean), or a guess that another statement of the model agreed with.",
+                "items": [
+                    "type": "object",
+                    "properties": [
+                        "rule": ["type": "string"],
+                        "kind": ["type": "string", "enum": ["repair", "equivalence", "guess"]],
+                        "before": ["type": "string"],
+                        "after": ["type": "string"],
+                    ],
+                    "required": ["rule", "kind", "before", "after"],
+                ],
+            ],
             "columns": ["type": "array", "items": column],
             "rows": ["type": "array", "items": ["type": "array"]],
             "row_count": ["type": "integer", "minimum": 0],
@@ -192,6 +207,6 @@ enum ToolSchemas {
                 "required": ["model_calls"],
             ],
         ],
-        "required": ["answer", "sql", "columns", "rows", "conversation_id"],
+        "required": ["answer", "sql", "model_sql", "rewrites", "columns", "rows", "conversation_id"],
     ]
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwiftDBAI
+import SwiftDBAITestSupport
 
 /// Records the order in which turns start and end.
 actor TurnLog {

@@ -1,0 +1,109 @@
+import SwiftDBAI
+
+/// How a ``ChatEngine`` talks to its model.
+public struct ChatConfiguration: Sendable, Hashable {
+    /// How the model is asked to hand over its SQL.
+    public enum SQLOutputMode: String, Sendable, Hashable, CaseIterable {
+        /// Structured output when the model supports it, else a tool call, else text.
+        case automatic
+        /// A JSON object `{"sql": "…"}` constrained by a schema.
+        case structured
+        /// A call of the `run_sql` tool.
+        case toolCall = "tool"
+        /// Plain text; the SQL is extracted (fenced or bare; `<think>` blocks ignored).
+        case text
+    }
+
+    /// How the answer's summary is written.
+    public enum SummaryMode: String, Sendable, Hashable, CaseIterable {
+        /// The model writes it from the result (falls back to ``deterministic`` on failure).
+        case model
+        /// A short summary computed from the result, without a model call.
+        case deterministic
+    }
+
+    /// Earlier turns (question and SQL) sent with each question, for follow-ups.
+    public var historyWindow: Int
+    /// Extra attempts after SQL that fails to compile or run; the error is fed back each time.
+    public var maxRetries: Int
+    /// Sample rows per table in the prompt.
+    public var sampleRowCount: Int
+    /// Above this many tables and views, only the tables relevant to the question are sent.
+    public var maxPromptTables: Int
+    /// The most characters of schema text in a prompt: the part every question shares and the
+    /// tables chosen for one question together (about 3.5 characters a token). The default fits
+    /// a local model's 8,192-token context with room for the question, examples and answer; a
+    /// schema too large for it is retrieved table by table.
+    public var maxSchemaCharacters: Int
+    /// How the model hands over its SQL.
+    public var sqlOutput: SQLOutputMode
+    /// How the summary is written.
+    public var summary: SummaryMode
+    /// Sampling options of the SQL request.
+    public var sqlOptions: GenerationOptions
+    /// Sampling options of the summary request.
+    public var summaryOptions: GenerationOptions
+    /// Rows of the result shown to the model for the summary.
+    public var summaryRowCount: Int
+    /// The lowest temperature of a retry after failed SQL (0 tends to repeat the same mistake).
+    public var retryTemperature: Double
+    /// Whether every `INSERT`, `UPDATE` and `DELETE` the model writes needs a confirmation (by the
+    /// executor's ``SQLExecutionDelegate``, which is shown a preview) before it runs. On by
+    /// default: a model can be steered by text planted in the data it reads.
+    public var confirmsWrites: Bool
+    /// The longest the first request with a system prompt may take, instead of the model's own
+    /// timeout: a local model on a CPU reads a large schema prompt slowly, once, and then serves
+    /// it from its prompt cache. Later requests keep the model's timeout.
+    public var firstRequestTimeout: Duration
+    /// How many statements answer a read, the one settled on included: above 1, the model writes
+    /// more at ``candidateTemperature`` from the same prompt, each runs (reads only), and the
+    /// result most of them return wins (ties go to the statement settled on; an empty result
+    /// never beats rows). Sampling stops as soon as no other result can win. Each candidate is
+    /// one more model call: on a local model seconds per question, for answers that do not rest
+    /// on one greedy guess.
+    public var candidates: Int
+    /// The sampling temperature of the extra candidates.
+    public var candidateTemperature: Double
+    /// The kinds of rewrites applied to the model's SQL (all by default): without `.repair`, a
+    /// failed statement goes back to the model at once; without `.equivalence`, the model's
+    /// statement runs as written; without `.guess`, no guess becomes a candidate.
+    public var rewriteKinds: Set<SQLRewriteKind>
+    /// Questions with the SQL that answers them, from someone who knows the database: the ones
+    /// most like each question are shown to the model with it.
+    public var examples: [ChatExample]
+    /// How many examples go with a question, at most (the most like it; none that shares no
+    /// telling word with it). Each is read by the model on every question: on a local model about
+    /// a second per example.
+    public var examplesPerQuestion: Int
+
+    /// Creates a configuration with defaults tuned for small local models.
+    public init(
+        historyWindow: Int = 4, maxRetries: Int = 2, sampleRowCount: Int = 3, maxPromptTables: Int = 15,
+        sqlOutput: SQLOutputMode = .automatic, summary: SummaryMode = .model,
+        sqlOptions: GenerationOptions = GenerationOptions(temperature: 0, maxTokens: 400),
+        summaryOptions: GenerationOptions = GenerationOptions(temperature: 0, maxTokens: 80),
+        summaryRowCount: Int = 5, retryTemperature: Double = 0.4, confirmsWrites: Bool = true,
+        firstRequestTimeout: Duration = .seconds(300), candidates: Int = 1, candidateTemperature: Double = 0.7,
+        rewriteKinds: Set<SQLRewriteKind> = Set(SQLRewriteKind.allCases), examples: [ChatExample] = [],
+        examplesPerQuestion: Int = 3, maxSchemaCharacters: Int = 16_000
+    ) {
+        self.rewriteKinds = rewriteKinds
+        self.examples = examples
+        self.examplesPerQuestion = max(0, examplesPerQuestion)
+        self.candidates = max(1, candidates)
+        self.candidateTemperature = max(0, candidateTemperature)
+        self.firstRequestTimeout = firstRequestTimeout > .zero ? firstRequestTimeout : .seconds(300)
+        self.confirmsWrites = confirmsWrites
+        self.retryTemperature = max(0, retryTemperature)
+        self.historyWindow = max(0, historyWindow)
+        self.maxRetries = max(0, maxRetries)
+        self.sampleRowCount = max(0, sampleRowCount)
+        self.maxPromptTables = max(1, maxPromptTables)
+        self.maxSchemaCharacters = max(2_000, maxSchemaCharacters)
+        self.sqlOutput = sqlOutput
+        self.summary = summary
+        self.sqlOptions = sqlOptions
+        self.summaryOptions = summaryOptions
+        self.summaryRowCount = max(1, summaryRowCount)
+    }
+}

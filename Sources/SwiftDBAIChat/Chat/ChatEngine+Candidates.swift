@@ -1,0 +1,123 @@
+import SwiftDBAI
+
+extension ChatEngine {
+    /// A result and the statements that returned it.
+    private struct Ballot {
+        var signature: ResultSignature
+        /// The statements that returned it, the model's and the guesses'.
+        var votes: Int
+        /// How many of them the model wrote: a result no model statement returned never wins.
+        var modelVotes: Int
+        /// The first statement that returned it.
+        var settled: Settled
+    }
+
+    /// The read settled on, or another candidate's when more candidates return another result: a
+    /// small model's one greedy statement is often one of several plausible readings, and the
+    /// reading most candidates agree on is more often right.
+    ///
+    /// The candidates are, in order: the pipeline's guesses, each applied alone to the statement
+    /// settled on (``RewritePipeline/guesses(of:in:)``), and statements the model writes from
+    /// `asked` (the conversation up to the question, which a prompt cache already holds) at
+    /// ``ChatConfiguration/candidateTemperature``, given the equivalences and, when SQLite rejects
+    /// them, the repairs like the first statement. ``ChatConfiguration/candidates`` − 1 are
+    /// written, and at least one when a guess returns another result: a guess never wins alone,
+    /// only with a statement the model wrote. Every candidate may only read. One that fails,
+    /// writes or finds nothing casts no vote. When the model fails (a timeout, an error) or the
+    /// question is cancelled, the vote ends with the ballots cast. Writes are never voted on.
+    func voted(_ settled: Settled, asked: [ChatMessage], context: RewriteContext) async -> Settled {
+        guard case .rows(let result) = settled.outcome else { return settled }
+        var ballots = [Ballot(signature: ResultSignature(result), votes: 1, modelVotes: 1, settled: settled)]
+        for guess in pipeline.guesses(of: settled.sql, in: context) {
+            guard !Task.isCancelled, case .rows(let rows)? = try? await run(guess.sql, readsOnly: true), rows.rowCount > 0
+            else { continue }
+            let candidate = Settled(
+                sql: guess.sql, modelSQL: settled.modelSQL, rewrites: settled.rewrites + guess.applied, outcome: .rows(rows),
+                conversation: settled.conversation, attempts: settled.attempts)
+            Self.cast(candidate, signature: ResultSignature(rows), writtenByModel: false, into: &ballots)
+        }
+        let guessed = ballots.count > 1
+        let samples = max(configuration.candidates - 1, guessed ? 1 : 0)
+        var remaining = samples
+        while remaining > 0, !Self.isDecided(ballots, remaining: remaining) {
+            remaining -= 1
+            let number = samples - remaining + 1
+            let written: Settled?
+            do {
+                written = try await candidate(number, of: samples + 1, asked: asked, context: context)
+            } catch {
+                break  // The model failed or the question was cancelled: the answer stands as it is.
+            }
+            guard var candidate = written, case .rows(let rows) = candidate.outcome, rows.rowCount > 0 else { continue }
+            candidate.attempts = settled.attempts
+            Self.cast(candidate, signature: ResultSignature(rows), writtenByModel: true, into: &ballots)
+        }
+        return Self.winner(of: ballots).settled
+    }
+
+    /// Counts a candidate's vote: for the ballot of its result, or a new ballot.
+    private static func cast(_ candidate: Settled, signature: ResultSignature, writtenByModel: Bool, into ballots: inout [Ballot]) {
+        let modelVote = writtenByModel ? 1 : 0
+        if let index = ballots.firstIndex(where: { $0.signature == signature }) {
+            ballots[index].votes += 1
+            ballots[index].modelVotes += modelVote
+        } else {
+            ballots.append(Ballot(signature: signature, votes: 1, modelVotes: modelVote, settled: candidate))
+        }
+    }
+
+    /// The result with rows and the most votes among those a model statement returned; among
+    /// equals, the earliest (the statement settled on comes first).
+    private static func winner(of ballots: [Ballot]) -> Ballot {
+        var best = ballots[0]
+        for ballot in ballots.dropFirst() where ballot.modelVotes > 0 && Self.rank(ballot) > Self.rank(best) {
+            best = ballot
+        }
+        return best
+    }
+
+    private static func rank(_ ballot: Ballot) -> (Int, Int) {
+        (ballot.signature.isEmpty ? 0 : 1, ballot.votes)
+    }
+
+    /// True when `remaining` more statements of the model cannot change the winner.
+    private static func isDecided(_ ballots: [Ballot], remaining: Int) -> Bool {
+        let leader = winner(of: ballots)
+        if leader.signature.isEmpty { return false }
+        guard let leaderIndex = ballots.firstIndex(where: { $0.signature == leader.signature }) else { return false }
+        for (index, ballot) in ballots.enumerated() where index != leaderIndex && !ballot.signature.isEmpty {
+            let potential = ballot.votes + remaining
+            // Ties go to the earlier ballot.
+            if potential > leader.votes || (potential == leader.votes && index < leaderIndex) { return false }
+        }
+        // A result no candidate has returned yet comes after the leader.
+        return remaining <= leader.votes
+    }
+
+    /// One more statement for the question and what it read, or nil when the model writes no SQL
+    /// or the statement fails after repairs or would write.
+    ///
+    /// - Throws: ``ChatError/model(_:)`` when the model fails (a timeout, an error, a cancellation).
+    private func candidate(_ number: Int, of total: Int, asked: [ChatMessage], context: RewriteContext) async throws(ChatError) -> Settled? {
+        if Task.isCancelled { throw .model(.cancelled) }
+        var request = sqlRequest(asked)
+        request.options.temperature = configuration.candidateTemperature
+        stepObserver?(.writingCandidate(number: number, of: total))
+        let response = try await respond(to: request)
+        guard let written = SQLExtractor.sql(in: response) else { return nil }
+        let prepared = pipeline.equivalences(of: written, in: context)
+        do {
+            let outcome = try await run(prepared.sql, readsOnly: true)
+            return Settled(
+                sql: prepared.sql, modelSQL: written, rewrites: prepared.applied, outcome: outcome,
+                conversation: asked + answerMessages(response, sql: prepared.sql), attempts: 1)
+        } catch where Self.isRetryable(error) {
+            guard let (repaired, outcome) = await repairedOutcome(of: prepared, error: error, context: context) else { return nil }
+            return Settled(
+                sql: repaired.sql, modelSQL: written, rewrites: repaired.applied, outcome: outcome,
+                conversation: asked + [.assistant(repaired.sql)], attempts: 1)
+        } catch {
+            return nil
+        }
+    }
+}

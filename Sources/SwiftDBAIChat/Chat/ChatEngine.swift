@@ -1,0 +1,476 @@
+import SwiftDBAI
+
+/// Answers questions in plain language about one database: the model writes SQL, SQLite's
+/// compiler and the safety policy decide whether it may run, and the answer comes back with the
+/// rows, a summary and a suggested chart.
+///
+/// Pipeline: cached schema → a system prompt with the rules and the schema (`CREATE TABLE` text,
+/// keys, descriptions and sample rows; for large schemas only what fits, `PromptSchema`) that
+/// stays the same from question to question, so a model server's prompt cache keeps it → the
+/// question, after what is particular to it (the tables it needs on a large schema, the
+/// examples most like it, the stored values it names, the often-NULL columns it names) → SQL from
+/// a structured answer, a tool call or text → the equivalences of the ``RewritePipeline`` → the
+/// same classifier, policy and confirmation as every tool → on a compile or SQLite error
+/// (bounded retries): the pipeline's repairs, up to three in a row, then the question asked
+/// afresh with only the tables it links to (`SchemaLinker`), then the error fed back; a read that
+/// returns no rows or looks wrong (`LiteralCheck`, `KeyComparisonCheck`) gets one more look →
+/// the vote: the pipeline's guesses, and with ``ChatConfiguration/candidates`` above 1 more
+/// statements sampled from the same prompt, each a candidate; the result most of them return
+/// wins, and a guess wins only when a statement the model wrote agrees with it
+/// (`ResultSignature`) → summary, asked in the same conversation so only the result is new to
+/// the model (model-written, deterministic fallback) → chart detection. Every answer carries the
+/// model's SQL, what ran, and each rewrite between them.
+/// Conversations keep a window of earlier turns, so "now only the ones from 2024" refines the
+/// previous question.
+///
+/// ```swift
+/// let engine = ChatEngine(executor: executor, model: OpenAICompatibleModel(...))
+/// let answer = try await engine.send("How many tracks are longer than five minutes?")
+/// print(answer.summary, answer.sql)
+/// ```
+public actor ChatEngine {
+    /// Runs every statement the model writes, under its policy and limits.
+    public nonisolated let executor: SQLExecutor
+    /// The model that writes SQL and summaries.
+    public nonisolated let model: any LanguageModel
+    /// How the engine talks to the model.
+    public nonisolated let configuration: ChatConfiguration
+
+    /// One answered question of the conversation.
+    public struct Turn: Sendable, Hashable {
+        /// The question as asked.
+        public var question: String
+        /// The SQL that answered it.
+        public var sql: String
+    }
+
+    /// The answered questions kept for follow-ups, oldest first (at most the history window).
+    public private(set) var turns: [Turn] = []
+    /// The schema prompt of the current schema version.
+    private var promptSchema: (version: Int, prompt: PromptSchema)?
+    /// The column profiles of the current schema version (NULL counts, categories), made once
+    /// per version: they feed hints and checks, so values changed by later writes matter little.
+    private var columnProfiles: (version: Int, profiles: [ColumnProfile])?
+    /// The full descriptions of the last table selection (large schemas only).
+    private var describedSelection: (key: String, text: String)?
+    /// The system prompts the model has answered, shared with other engines of the same model.
+    private let readPrompts: ReadPrompts
+    /// The rewrites of the kinds the configuration allows, in order.
+    let pipeline: RewritePipeline
+    /// Finds the configuration's examples most like a question.
+    private let exampleRetriever: ExampleRetriever
+    /// Model calls and tokens of the question being answered.
+    private var meter = UsageMeter()
+    /// Told each step of the question being answered.
+    private(set) var stepObserver: (@Sendable (ChatStep) -> Void)?
+    /// One question at a time: the actor alone would let a second question start while the first
+    /// waits for the model, and both would miss each other's turn.
+    private let questions = TurnQueue(maxShared: 1)
+
+    /// Creates an engine over an executor (its policy, limits and delegate apply to the model's SQL).
+    ///
+    /// - Parameter readPrompts: The system prompts the model has already answered. Engines that
+    ///   share one model (one per conversation) should share it, so only the first request with a
+    ///   prompt gets ``ChatConfiguration/firstRequestTimeout``.
+    public init(
+        executor: SQLExecutor, model: any LanguageModel, configuration: ChatConfiguration = ChatConfiguration(),
+        readPrompts: ReadPrompts = ReadPrompts()
+    ) {
+        self.executor = executor
+        self.model = model
+        self.configuration = configuration
+        self.readPrompts = readPrompts
+        self.pipeline = RewritePipeline.standard.restricted(to: configuration.rewriteKinds)
+        self.exampleRetriever = ExampleRetriever(examples: configuration.examples)
+    }
+
+    /// Opens a database by path and creates an engine over it.
+    ///
+    /// - Throws: ``SwiftDBAIError`` when the database cannot be opened.
+    public init(
+        databasePath: String, model: any LanguageModel, allowlist: OperationAllowlist = .readOnly,
+        configuration: ChatConfiguration = ChatConfiguration(), delegate: (any SQLExecutionDelegate)? = nil
+    ) throws(SwiftDBAIError) {
+        let executor = try SQLExecutor(path: databasePath, policy: SafetyPolicy(allowlist: allowlist), delegate: delegate)
+        self.init(executor: executor, model: model, configuration: configuration)
+    }
+
+    /// Forgets the conversation (the schema stays cached).
+    public func resetConversation() {
+        turns.removeAll()
+    }
+
+    /// Reads and describes the schema now rather than on the first question.
+    ///
+    /// - Throws: ``ChatError/database(_:)`` when the schema cannot be read.
+    public func prepareSchema() async throws(ChatError) {
+        _ = try await currentPromptSchema()
+    }
+
+    /// Has the model read the system prompt now, so the first question does not wait for it: a
+    /// local model on a CPU takes seconds to minutes to read a large schema the first time, and
+    /// keeps it in its prompt cache. One short request (one token answered); nothing when the
+    /// model has already answered this prompt.
+    ///
+    /// - Throws: ``ChatError/database(_:)`` when the schema cannot be read, ``ChatError/model(_:)``
+    ///   when the model fails.
+    public func warmUp() async throws(ChatError) {
+        let system = systemMessage(for: try await currentPromptSchema())
+        guard !readPrompts.contains(system.content) else { return }
+        let request = LanguageModelRequest(
+            messages: [system, .user(ChatPrompt.question("How many rows are there?"))],
+            options: GenerationOptions(temperature: 0, maxTokens: 1))
+        _ = try await respond(to: request)
+    }
+
+    /// Answers one question.
+    ///
+    /// Questions sent at the same time are answered one after the other, in the order they were
+    /// sent: each sees the turns answered before it.
+    ///
+    /// - Parameter onStep: Told what the engine is doing (writing SQL, running it, summarizing),
+    ///   for progress reports; called on the engine, so keep it short.
+    /// - Throws: ``ChatError``: the model failed, wrote no SQL, wrote SQL the policy refuses, or
+    ///   SQL that kept failing after every retry. Nothing is changed by a failed question.
+    ///   Cancelled while waiting for an earlier question: `.model(.cancelled)`.
+    public func send(_ question: String, onStep: (@Sendable (ChatStep) -> Void)? = nil) async throws(ChatError) -> ChatResponse {
+        let turn = questions.take(.exclusive)
+        defer { turn.end() }
+        do {
+            try await turn.begin()
+        } catch {
+            throw .model(.cancelled)
+        }
+        stepObserver = onStep
+        defer { stepObserver = nil }
+        return try await answer(question)
+    }
+
+    private func answer(_ question: String) async throws(ChatError) -> ChatResponse {
+        let question = question.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !question.isEmpty else { throw .emptyQuestion }
+        meter = UsageMeter()
+        let prompt = try await currentPromptSchema()
+        let system = systemMessage(for: prompt)
+        var messages = [system]
+        for turn in turns.suffix(configuration.historyWindow) {
+            messages.append(.user(ChatPrompt.question(turn.question)))
+            messages.append(.assistant(turn.sql))
+        }
+        let historyCount = messages.count
+        let tables = try await selectedTables(for: question, in: prompt)
+        let profiles = await currentColumnProfiles(of: prompt.schema)
+        let found = await storedValues(namedIn: question, schema: prompt.schema, profiles: profiles)
+        let hints = valueHints(for: question, schema: prompt.schema, found: found, profiles: profiles)
+        let examples = exampleRetriever.examples(for: question, limit: configuration.examplesPerQuestion)
+        messages.append(.user(ChatPrompt.question(question, tables: tables, examples: examples, hints: hints)))
+        let asked = messages
+        let context = RewriteContext(schema: prompt.schema, profiles: profiles, question: question)
+        /// The answer from the statement settled on, after other candidates had their vote.
+        func finish(_ settled: Settled) async -> ChatResponse {
+            await answer(question, await voted(settled, asked: asked, context: context))
+        }
+
+        var lastFailure: (sql: String, error: SwiftDBAIError)?
+        /// A read that returned no rows or compared a column with a value it does not hold, kept
+        /// while the model has one more look.
+        var firstLook: Settled?
+        var focused = false
+        var fresh = true
+        for attempt in 1...(configuration.maxRetries + 1) {
+            var request = sqlRequest(messages)
+            if !fresh {
+                // The same conversation at temperature 0 tends to bring the same mistake back.
+                request.options.temperature = max(request.options.temperature ?? 0, configuration.retryTemperature)
+            }
+            fresh = false
+            stepObserver?(.writingSQL(attempt: attempt, readingPrompt: !readPrompts.contains(system.content)))
+            let response = try await respond(to: request)
+            guard let written = SQLExtractor.sql(in: response) else {
+                messages.append(.assistant(response.text))
+                messages.append(.user(ChatPrompt.noSQLRetry))
+                continue
+            }
+            let prepared = pipeline.equivalences(of: written, in: context)
+            let sql = prepared.sql
+            do {
+                stepObserver?(.runningSQL(attempt: attempt))
+                let outcome = try await run(sql)
+                let settled = Settled(
+                    sql: sql, modelSQL: written, rewrites: prepared.applied, outcome: outcome,
+                    conversation: messages + answerMessages(response, sql: sql), attempts: attempt)
+                if let firstLook { return await finish(settled.isEmptyRead ? firstLook : settled) }
+                let doubts = settled.isRead ? Self.doubts(about: sql, context: context) : []
+                guard settled.isEmptyRead || !doubts.isEmpty, attempt <= configuration.maxRetries else {
+                    return await finish(settled)
+                }
+                // No rows, a value the column does not hold or keys of different tables compared
+                // is often a value in the wrong column or a wrong join: one more look.
+                firstLook = settled
+                let note = doubts.isEmpty ? ChatPrompt.emptyResult : ChatPrompt.doubtful(doubts)
+                messages = settled.conversation + [Self.reply(note, to: settled.conversation)]
+            } catch where Self.isRetryable(error) {
+                lastFailure = (sql, error)
+                if let (repaired, outcome) = await repairedOutcome(of: prepared, error: error, context: context) {
+                    let settled = Settled(
+                        sql: repaired.sql, modelSQL: written, rewrites: repaired.applied, outcome: outcome,
+                        conversation: messages + [.assistant(repaired.sql)], attempts: attempt)
+                    return await finish(settled)
+                }
+                if !focused, let focus = await focusedQuestion(question, schema: prompt.schema, found: found) {
+                    // Ask afresh with only the linked tables and what the question names.
+                    focused = true
+                    fresh = true
+                    messages = Array(messages.prefix(historyCount)) + [.user(focus)]
+                    continue
+                }
+                messages.append(contentsOf: feedback(for: response, sql: sql, error: error, schema: prompt.schema))
+            } catch {
+                if let firstLook { return await finish(firstLook) }
+                throw .refused(sql: sql, error: error)
+            }
+        }
+        if let firstLook { return await finish(firstLook) }
+        if let lastFailure {
+            throw .failed(sql: lastFailure.sql, error: lastFailure.error, attempts: configuration.maxRetries + 1)
+        }
+        throw .noSQL(attempts: configuration.maxRetries + 1)
+    }
+
+    /// A statement that ran, with the conversation that wrote it.
+    struct Settled {
+        /// What ran.
+        var sql: String
+        /// What the model wrote.
+        var modelSQL: String
+        /// The rewrites that made ``sql`` of ``modelSQL``, in order.
+        var rewrites: [AppliedRewrite]
+        var outcome: Outcome
+        var conversation: [ChatMessage]
+        var attempts: Int
+
+        var isEmptyRead: Bool {
+            if case .rows(let result) = outcome { return result.rowCount == 0 }
+            return false
+        }
+
+        var isRead: Bool {
+            if case .rows = outcome { return true }
+            return false
+        }
+    }
+
+    /// A message that answers the last one of a conversation: a tool result after a tool call,
+    /// else a user message.
+    private static func reply(_ text: String, to conversation: [ChatMessage]) -> ChatMessage {
+        if let call = conversation.last?.toolCalls.first { return .tool(text, callID: call.id) }
+        return .user(text)
+    }
+
+    // MARK: - Steps
+
+    enum Outcome {
+        case rows(QueryResult)
+        case changes(MutationResult)
+    }
+
+    /// Classifies, authorizes and runs the statement: a read as a query, a write through the
+    /// executor (its delegate confirms destructive writes).
+    /// With `readsOnly`, a statement that would write is not run (for repaired statements).
+    func run(_ sql: String, readsOnly: Bool = false) async throws(SwiftDBAIError) -> Outcome {
+        let statement = try await executor.check(sql)
+        if readsOnly, statement.operation != .select {
+            throw .rejected(SQLRejection(.operationNotAllowed, "A repaired statement may only read."))
+        }
+        if statement.operation == .select {
+            return .rows(try await executor.query(sql))
+        }
+        return .changes(try await writer.execute(sql))
+    }
+
+    /// The executor of the model's writes: every write needs a confirmation unless
+    /// ``ChatConfiguration/confirmsWrites`` is off.
+    private var writer: SQLExecutor {
+        guard configuration.confirmsWrites else { return executor }
+        return executor.confirming(executor.policy.mutationPolicy.operationsRequiringConfirmation.union([.insert, .update, .delete]))
+    }
+
+    /// SQL that did not compile or failed in SQLite may be fixed by the model; a policy refusal,
+    /// a timeout or a cancellation may not.
+    static func isRetryable(_ error: SwiftDBAIError) -> Bool {
+        switch error {
+        case .rejected(let rejection):
+            return [.invalidSQL, .multipleStatements, .emptyStatement].contains(rejection.code)
+        case .sqlite:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The messages that tell the model its statement failed, in the form the answer came in.
+    /// When it named a table or column that does not exist, the map of tables, columns and
+    /// foreign keys comes with the error.
+    private func feedback(
+        for response: LanguageModelResponse, sql: String, error: SwiftDBAIError, schema: DatabaseSchema?
+    ) -> [ChatMessage] {
+        let tables = schema.map { ParsedStatement(sql, schema: $0).references.map(\.table) } ?? []
+        let text = ChatPrompt.retry(
+            error: error.description, hint: schema.flatMap { ChatPrompt.hint(for: error.description, schema: $0, statementTables: tables) })
+        if let call = response.toolCalls.first(where: { $0.name == SQLExtractor.toolName }) {
+            return [.assistant(response.text, toolCalls: [call]), .tool(text, callID: call.id)]
+        }
+        return [.assistant(sql), .user(text)]
+    }
+
+    func sqlRequest(_ messages: [ChatMessage]) -> LanguageModelRequest {
+        var mode = configuration.sqlOutput
+        if mode == .automatic {
+            mode = model.capabilities.structuredOutput ? .structured : (model.capabilities.toolCalling ? .toolCall : .text)
+        }
+        switch mode {
+        case .structured:
+            return LanguageModelRequest(
+                messages: messages, responseFormat: .jsonSchema(name: "sql_statement", schema: ChatPrompt.sqlSchema),
+                options: configuration.sqlOptions)
+        case .toolCall:
+            return LanguageModelRequest(messages: messages, tools: [ChatPrompt.sqlTool], options: configuration.sqlOptions)
+        case .text, .automatic:
+            return LanguageModelRequest(messages: messages, options: configuration.sqlOptions)
+        }
+    }
+
+    /// The model's answer. A request whose system prompt the model has not answered yet gets
+    /// ``ChatConfiguration/firstRequestTimeout``: reading it is the slow part on a local model.
+    func respond(to request: LanguageModelRequest) async throws(ChatError) -> LanguageModelResponse {
+        var request = request
+        let system = request.messages.first { $0.role == .system }?.content ?? ""
+        if request.timeout == nil, !readPrompts.contains(system) {
+            request.timeout = configuration.firstRequestTimeout
+        }
+        do {
+            let response = try await model.respond(to: request)
+            meter.record(response)
+            readPrompts.insert(system)
+            return response
+        } catch {
+            throw .model(error)
+        }
+    }
+
+    /// The answer from a statement that ran; the turn is remembered for follow-ups.
+    private func answer(_ question: String, _ settled: Settled) async -> ChatResponse {
+        remember(Turn(question: question, sql: settled.sql))
+        let (sql, attempts) = (settled.sql, settled.attempts)
+        var response: ChatResponse
+        switch settled.outcome {
+        case .changes(let result):
+            response = ChatResponse(summary: ResultSummarizer.summary(of: result), sql: sql, mutationResult: result, attempts: attempts)
+        case .rows(let result):
+            var summary = ResultSummarizer.summary(of: result)
+            if configuration.summary == .model, let written = await modelSummary(of: result, after: settled.conversation) {
+                summary = written
+            }
+            response = ChatResponse(
+                summary: summary, sql: sql, queryResult: result,
+                chart: ChartDetector.chart(for: result, question: question), attempts: attempts)
+        }
+        response.modelSQL = settled.modelSQL
+        response.rewrites = settled.rewrites
+        response.modelCalls = meter.calls
+        response.usage = meter.usage
+        return response
+    }
+
+    /// The model's summary of the result, or nil when it fails or writes nothing usable. It is
+    /// asked in the conversation that wrote the SQL, so a prompt cache already holds all of it
+    /// but the result.
+    private func modelSummary(of result: QueryResult, after conversation: [ChatMessage]) async -> String? {
+        var shown = result
+        shown.rows = Array(result.rows.prefix(configuration.summaryRowCount))
+        shown.truncated = result.truncated || result.rowCount > configuration.summaryRowCount
+        let table = MarkdownTableRenderer.summary.render(shown)
+        let messages = conversation + [Self.reply(ChatPrompt.summary(result: table), to: conversation)]
+        let request = LanguageModelRequest(messages: messages, options: configuration.summaryOptions)
+        stepObserver?(.summarizing)
+        guard let response = try? await respond(to: request) else { return nil }
+        let text = SQLExtractor.withoutThinking(response.text).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
+
+    /// The model's answer as it wrote it, as the next message of the conversation.
+    func answerMessages(_ response: LanguageModelResponse, sql: String) -> [ChatMessage] {
+        if let call = response.toolCalls.first(where: { $0.name == SQLExtractor.toolName }) {
+            return [.assistant(response.text, toolCalls: [call])]
+        }
+        return [.assistant(response.text.isEmpty ? sql : response.text)]
+    }
+
+    private func remember(_ turn: Turn) {
+        turns.append(turn)
+        if turns.count > configuration.historyWindow {
+            turns.removeFirst(turns.count - configuration.historyWindow)
+        }
+    }
+
+    /// The system message: rules and the stable part of the schema.
+    private func systemMessage(for prompt: PromptSchema) -> ChatMessage {
+        .system(ChatPrompt.system(schema: prompt.stable, allowsWrites: executor.policy.allowlist.allowsWrites))
+    }
+
+    /// The schema prompt of the current schema version, built once per version.
+    private func currentPromptSchema() async throws(ChatError) -> PromptSchema {
+        do {
+            let schema = try await executor.schema(includingRowCounts: false)
+            if let promptSchema, promptSchema.version == schema.schemaVersion { return promptSchema.prompt }
+            let prompt = try await PromptSchema.make(
+                schema: schema, limit: configuration.maxPromptTables, sampleRowCount: configuration.sampleRowCount,
+                budget: configuration.maxSchemaCharacters, executor: executor)
+            promptSchema = (schema.schemaVersion, prompt)
+            describedSelection = nil
+            return prompt
+        } catch {
+            throw .database(error)
+        }
+    }
+
+    /// The column profiles of the schema's version, made on first use within
+    /// ``profileBudget``; none when the database cannot be read (they only add hints).
+    private func currentColumnProfiles(of schema: DatabaseSchema) async -> [ColumnProfile] {
+        if let columnProfiles, columnProfiles.version == schema.schemaVersion { return columnProfiles.profiles }
+        let profiles = (try? await executor.columnProfiles(in: schema, budget: Self.profileBudget)) ?? []
+        columnProfiles = (schema.schemaVersion, profiles)
+        return profiles
+    }
+
+    /// How long the column profiles may take to make, once per schema version.
+    static let profileBudget: Duration = .seconds(1)
+
+    /// For a schema too large to describe whole: the DDL and sample rows of the tables relevant
+    /// to this question and the previous one, the most relevant first, as many as fit the
+    /// prompt's budget (a table that does not fit in full gets its one line of the schema map).
+    /// Nil when the system prompt describes every table.
+    private func selectedTables(for question: String, in prompt: PromptSchema) async throws(ChatError) -> String? {
+        guard let names = prompt.tables(for: question, previous: turns.last?.question), !names.isEmpty else { return nil }
+        let key = names.map(SQLIdentifier.foldCase).joined(separator: ",")
+        if let describedSelection, describedSelection.key == key { return describedSelection.text }
+        var parts: [String] = []
+        var used = 0
+        do {
+            for name in names {
+                var text = try await executor.schemaDescription(sampleRowCount: configuration.sampleRowCount, tables: [name])
+                if used + text.count > prompt.selectionBudget {
+                    text = ChatPrompt.schemaMap(prompt.schema.restricted(to: [name]))
+                    guard used + text.count <= prompt.selectionBudget else { continue }
+                }
+                parts.append(text)
+                used += text.count + 2
+            }
+        } catch {
+            throw .database(error)
+        }
+        let text = parts.joined(separator: "\n\n")
+        describedSelection = (key, text)
+        return text
+    }
+}

@@ -1,0 +1,104 @@
+import SwiftDBAI
+
+/// The answer to one question.
+public struct ChatResponse: Sendable, Hashable {
+    /// A plain-language answer.
+    public var summary: String
+    /// The statement that ran.
+    public var sql: String
+    /// The statement the model wrote, before any rewrite (equal to ``sql`` when nothing changed
+    /// it).
+    public var modelSQL: String
+    /// Every rewrite that made ``sql`` of ``modelSQL``, in the order applied: empty when the
+    /// model's own statement ran.
+    public var rewrites: [AppliedRewrite] = []
+    /// The rows, for a read.
+    public var queryResult: QueryResult?
+    /// The change made, for a write.
+    public var mutationResult: MutationResult?
+    /// A chart that suits the rows, when one does.
+    public var chart: ChartSpecification?
+    /// Model calls used to get SQL that ran (1 when the first SQL worked).
+    public var attempts: Int
+    /// Every model call made for this answer: the SQL attempts and the summary.
+    public var modelCalls: Int = 0
+    /// The tokens of those calls, summed, when the model reports them.
+    public var usage: TokenUsage?
+
+    /// True when what ran is not what the model wrote.
+    public var isRewritten: Bool { !rewrites.isEmpty }
+
+    /// Creates a response (``modelSQL`` is `sql` until set).
+    public init(
+        summary: String, sql: String, queryResult: QueryResult? = nil, mutationResult: MutationResult? = nil,
+        chart: ChartSpecification? = nil, attempts: Int = 1
+    ) {
+        self.summary = summary
+        self.sql = sql
+        self.modelSQL = sql
+        self.queryResult = queryResult
+        self.mutationResult = mutationResult
+        self.chart = chart
+        self.attempts = attempts
+    }
+}
+
+/// A chart suggested for a result: which kind, and which columns go on which axis.
+public struct ChartSpecification: Sendable, Hashable, Codable {
+    /// The kind of chart.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// Categories and a value each.
+        case bar
+        /// Values over time.
+        case line
+        /// Shares of a whole (a few categories).
+        case pie
+    }
+
+    /// The kind of chart.
+    public var kind: Kind
+    /// The column of categories or times.
+    public var x: String
+    /// The column of values.
+    public var y: String
+
+    /// Creates a chart specification.
+    public init(kind: Kind, x: String, y: String) {
+        self.kind = kind
+        self.x = x
+        self.y = y
+    }
+}
+
+/// Why a question could not be answered.
+public enum ChatError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The question is empty.
+    case emptyQuestion
+    /// The model failed (unreachable, HTTP error, timeout…).
+    case model(LanguageModelError)
+    /// The model did not produce a SQL statement within the attempts allowed.
+    case noSQL(attempts: Int)
+    /// The database could not be read (its schema, for the prompt) before the model was asked.
+    case database(SwiftDBAIError)
+    /// The statement the model wrote is not allowed (policy, confirmation declined or needed).
+    case refused(sql: String, error: SwiftDBAIError)
+    /// The statement kept failing after every retry; the last error is given.
+    case failed(sql: String, error: SwiftDBAIError, attempts: Int)
+
+    public var description: String {
+        switch self {
+        case .emptyQuestion:
+            return "Ask a question in plain language."
+        case .model(let error):
+            return error.description
+        case .noSQL(let attempts):
+            return "The model did not write a SQL statement (\(attempts) attempt\(attempts == 1 ? "" : "s")). Rephrase the question, or name the tables and columns it is about."
+        case .database(let error):
+            return error.description
+        case .refused(let sql, let error):
+            return "The model's statement was refused: \(error.description)\nSQL: \(sql)"
+        case .failed(let sql, let error, let attempts):
+            return "The model's SQL still failed after \(attempts) attempts: \(error.description)\nSQL: \(sql)"
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import SwiftDBAI
+
+/// Rounds what the question asks to round: "What is the average rating, rounded to two
+/// decimals?" answered with `SELECT AVG(rating) FROM reviews` gets `ROUND(AVG(rating), 2)`.
+/// Small models often drop the rounding a question spells out.
+///
+/// Applied when the question names the places ("to two decimal places", "to 1 decimal",
+/// "to the nearest cent", "to the nearest whole number") and the statement has no `ROUND`:
+/// each result column of the outer SELECT that averages, sums or divides is wrapped, its alias
+/// kept. Only statements that read are changed. The rewritten statement goes through the
+/// classifier and policy like any other.
+struct RoundingCorrection: SQLRewriteRule {
+    let name = "rounding"
+    let kind = SQLRewriteKind.guess
+
+    func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
+        let sql = statement.sql
+        let question = context.question
+        guard let places = Self.places(in: question) else { return nil }
+        let tokens = statement.codeTokens
+        guard let first = tokens.first, first.isKeyword("select"),
+              !tokens.contains(where: { $0.isKeyword("round") }),
+              SQLTokens.topLevelIndex(of: "union", in: tokens) == nil
+        else { return nil }
+        let listStart = tokens.count > 1 && (tokens[1].isKeyword("distinct") || tokens[1].isKeyword("all")) ? 2 : 1
+        let listEnd = SQLTokens.topLevelIndex(ofAny: ["from"], in: tokens, from: listStart)
+        var edits: [SQLTokens.Edit] = []
+        for item in Self.items(in: tokens, from: listStart, to: listEnd) {
+            let expression = tokens[item]
+            guard expression.contains(where: Self.rounds) else { continue }
+            let start = tokens[item.lowerBound].range.lowerBound
+            edits.append(SQLTokens.Edit(range: start..<start, text: "ROUND("))
+            let end = tokens[item.upperBound - 1].range.upperBound
+            edits.append(SQLTokens.Edit(range: end..<end, text: ", \(places))"))
+        }
+        return edits.isEmpty ? nil : SQLTokens.applying(edits, to: sql)
+    }
+
+    /// The decimal places a question asks for, or nil when it asks for no rounding.
+    static func places(in question: String) -> Int? {
+        let text = question.lowercased()
+        if text.contains("nearest cent") { return 2 }
+        if text.range(of: #"nearest (whole number|integer|dollar|whole)"#, options: .regularExpression) != nil { return 0 }
+        let numbers = ["zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "0": 0, "1": 1, "2": 2, "3": 3, "4": 4]
+        guard let range = text.range(of: #"\b(zero|one|two|three|four|[0-4])\s+decimal"#, options: .regularExpression) else { return nil }
+        let word = text[range].split(separator: " ").first.map(String.init) ?? ""
+        return numbers[word]
+    }
+
+    /// True for a token that makes a result column fractional: an average, a sum, a division.
+    private static func rounds(_ token: SQLTokens.Token) -> Bool {
+        (token.kind == .symbol && token.text == "/") || token.isKeyword("avg") || token.isKeyword("sum") || token.isKeyword("total")
+    }
+
+    /// The token ranges of the result columns' expressions (aliases left out) between `start`
+    /// and `end`; an item whose alias cannot be told from its expression is left out.
+    private static func items(in tokens: [SQLTokens.Token], from start: Int, to end: Int) -> [Range<Int>] {
+        SQLTokens.topLevelParts(of: tokens, from: start, to: end).compactMap { part in
+            var itemEnd = part.upperBound
+            if let alias = SQLTokens.topLevelIndex(of: "as", in: Array(tokens[part])) {
+                itemEnd = part.lowerBound + alias
+            } else if part.count >= 2, SQLTokens.isName(tokens[part.upperBound - 1]), !tokens[part.upperBound - 1].isKeyword("end"),
+                      tokens[part.upperBound - 2].kind != .symbol || tokens[part.upperBound - 2].text == ")" {
+                itemEnd = part.upperBound - 1
+            }
+            return itemEnd > part.lowerBound ? part.lowerBound..<itemEnd : nil
+        }
+    }
+}

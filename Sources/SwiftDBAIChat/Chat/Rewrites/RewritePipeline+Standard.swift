@@ -1,0 +1,33 @@
+extension RewritePipeline {
+    /// Every rule, in the order it applies within its kind. The order is part of the contract
+    /// (a test holds it): repairs are tried in this order and the first that mends the error
+    /// wins; equivalences apply one after the other; each guess is tried alone.
+    static let standard = RewritePipeline(rules: [
+        // Repairs of a statement SQLite rejected.
+        ColumnQualifierRepair(),
+        UnquotedNameRepair(),
+        FoldedNameRepair(),
+        JoinBridgeRepair(),
+        ForeignFunctionRepair(),
+        NearNameRepair(),
+        // Equivalences, before a statement runs.
+        DateDifferenceCorrection(),
+        NotInNullCorrection(),
+        AntiJoinCorrection(),
+        HavingAliasCorrection(),
+        // Guesses: candidates for the vote, never replacements of a statement that runs.
+        StoredValueGuess(),
+        DateBoundCorrection(),
+        CentsCorrection(),
+        KeyJoinCorrection(),
+        EntityGrouping(),
+        UnusedJoinRemoval(),
+        RepeatedRowCorrection(),
+        EmptyGroupCorrection(),
+        CountDistinctCorrection(),
+        SuperlativeCorrection(),
+        RoundingCorrection(),
+        GroupKeyOrder(),
+        FullNameCorrection(),
+    ])
+}

@@ -1,0 +1,54 @@
+import SwiftDBAI
+
+/// One rule of the ``RewritePipeline``: reads a parsed statement and returns it rewritten, or nil
+/// when it does not apply.
+///
+/// A rule never tokenises the statement itself: it reads the ``ParsedStatement`` the pipeline
+/// made once for every rule. Rules are applied only to statements that read, as written; a write
+/// keeps what the model wrote. Whatever a rule returns goes through SQLite's classifier and the
+/// policy like any other statement.
+protocol SQLRewriteRule: Sendable {
+    /// A stable name, shown in answers (`rewrites[].rule`).
+    var name: String { get }
+    /// What the rule may assume, which decides when the pipeline applies it.
+    var kind: SQLRewriteKind { get }
+    /// How many times in a row the rule may apply to its own output (a join mended, then the
+    /// next one); 1 for most.
+    var maxApplications: Int { get }
+    /// The statement rewritten, or nil when the rule does not apply.
+    func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String?
+}
+
+extension SQLRewriteRule {
+    var maxApplications: Int { 1 }
+}
+
+/// What a rule may read besides the statement.
+struct RewriteContext: Sendable {
+    /// The schema the model sees (hidden tables left out).
+    var schema: DatabaseSchema
+    /// The column profiles of the schema version (NULL counts, categories, dates).
+    var profiles: [ColumnProfile]
+    /// The question as asked (guesses only read it).
+    var question: String
+    /// SQLite's message for the failed statement (repairs only).
+    var error: String?
+
+    init(schema: DatabaseSchema, profiles: [ColumnProfile], question: String, error: String? = nil) {
+        self.schema = schema
+        self.profiles = profiles
+        self.question = question
+        self.error = error
+    }
+}
+
+extension SQLRewriteRule {
+    /// The rule applied once to a statement's text: the rewritten text, or nil. For tests and
+    /// one-off use; the pipeline parses once for every rule.
+    func applied(
+        to sql: String, question: String = "", error: String? = nil, schema: DatabaseSchema = DatabaseSchema(tables: []),
+        profiles: [ColumnProfile] = []
+    ) -> String? {
+        rewrite(ParsedStatement(sql, schema: schema), in: RewriteContext(schema: schema, profiles: profiles, question: question, error: error))
+    }
+}

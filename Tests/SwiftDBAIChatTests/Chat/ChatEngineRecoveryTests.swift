@@ -1,0 +1,79 @@
+import Testing
+@testable import SwiftDBAI
+@testable import SwiftDBAIChat
+import SwiftDBAITestSupport
+
+@Suite("ChatEngine recovering from invented tables and wrong aliases")
+struct ChatEngineRecoveryTests {
+    func engine(_ model: ScriptedModel, _ allowlist: OperationAllowlist = .readOnly) throws -> (ChatEngine, ScratchDatabase) {
+        let database = try ScratchDatabase(ChatEngineTests.script)
+        let executor = try database.executor(allowlist)
+        return (ChatEngine(executor: executor, model: model, configuration: ChatEngineTests.noSummary), database)
+    }
+
+    @Test("after an invented table the question is asked afresh with only its tables, the value found and the join")
+    func focusedRetry() async throws {
+        let model = ScriptedModel([
+            .text("SELECT count(*) FROM album"),
+            .text("SELECT title FROM records JOIN band ON band.id = records.band WHERE band.name = 'ac/dc'"),
+            .text("SELECT album.title FROM album JOIN artist ON artist.id = album.artist_id WHERE artist.name = 'AC/DC' ORDER BY year"),
+        ])
+        let (engine, _) = try engine(model)
+        _ = try await engine.send("Which albums are by a band?")
+        let response = try await engine.send("Which albums did AC/DC make?")
+        #expect(response.queryResult?.rows == [["Highway to Hell"], ["Back in Black"]])
+        #expect(response.attempts == 2)
+        let retry = try #require(model.requests.last)
+        // System prompt, the earlier turn, then the focused question: the failed attempt is not repeated.
+        #expect(retry.messages.map(\.role) == [.system, .user, .assistant, .user])
+        #expect(retry.options.temperature == 0)
+        let focus = try #require(retry.messages.last?.content)
+        #expect(focus.hasPrefix("Use only these tables:\nCREATE TABLE \"artist\""))
+        #expect(focus.contains("CREATE TABLE \"album\""))
+        #expect(focus.contains("-- sample: (1, 'AC/DC')"))
+        #expect(focus.contains("- 'AC/DC' is a value of artist.name.\n- Join: album.artist_id = artist.id."))
+        #expect(focus.hasSuffix("\n\nQuestion: Which albums did AC/DC make?"))
+        #expect(!focus.contains("records"))
+    }
+
+    @Test("when the focused question fails too, the error is fed back in that conversation")
+    func focusedThenFeedback() async throws {
+        let model = ScriptedModel([
+            .text("SELECT name FROM band"),
+            .text("SELECT album.label FROM album"),
+            .text("SELECT title FROM album WHERE year = 1989"),
+        ])
+        let (engine, _) = try engine(model)
+        let response = try await engine.send("Which album came out in 1989?")
+        #expect(response.queryResult?.rows == [["Pump"]])
+        #expect(response.attempts == 3)
+        let last = try #require(model.requests.last)
+        #expect(last.messages.count == 4)
+        #expect(last.messages[1].content.hasPrefix("Use only these tables:"))
+        #expect(last.messages[3].content.contains("no such column: album.label"))
+        #expect(last.options.temperature == 0.4)
+    }
+
+    @Test("a column on the wrong alias is repaired without another model request")
+    func aliasRepair() async throws {
+        let sql = "SELECT T1.title FROM artist AS T1 JOIN album AS T2 ON T1.id = T2.artist_id WHERE T1.name = 'Accept'"
+        let model = ScriptedModel([.text(sql)])
+        let (engine, _) = try engine(model)
+        let response = try await engine.send("Albums by Accept?")
+        #expect(response.sql == "SELECT T2.title FROM artist AS T1 JOIN album AS T2 ON T1.id = T2.artist_id WHERE T1.name = 'Accept'")
+        #expect(response.queryResult?.rows == [["Balls to the Wall"]])
+        #expect(model.requests.count == 1)
+        #expect(await engine.turns.last?.sql == response.sql)
+    }
+
+    @Test("a repair never turns a failed write into one that runs")
+    func repairReadsOnly() async throws {
+        let delete = "DELETE FROM album WHERE id IN (SELECT a.id FROM artist a JOIN album b ON b.artist_id = a.id WHERE a.title = 'Pump')"
+        let model = ScriptedModel([.text(delete), .text("SELECT count(*) FROM album")])
+        let (engine, database) = try engine(model, .unrestricted)
+        let before = try database.contents()
+        let response = try await engine.send("Remove the album Pump")
+        #expect(response.sql == "SELECT count(*) FROM album")
+        #expect(try database.contents() == before)
+    }
+}

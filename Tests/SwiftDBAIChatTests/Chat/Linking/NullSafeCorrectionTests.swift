@@ -1,0 +1,91 @@
+import Testing
+@testable import SwiftDBAI
+@testable import SwiftDBAIChat
+import SwiftDBAITestSupport
+
+/// `NOT IN` a column that holds NULLs, and an inner join tested with `IS NULL`: both answer
+/// nothing until corrected.
+@Suite("NOT IN with NULLs and anti-joins written as inner joins")
+struct NullSafeCorrectionTests {
+    @Test("NOT IN a column with NULLs gets IS NOT NULL in its subquery, with or without a WHERE")
+    func notIn() async throws {
+        let (executor, schema, profiles, _) = try await ShopDatabase.fixture()
+        let sql = "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM orders)"
+        let rewritten = try #require(NotInNullCorrection().applied(to: sql, schema: schema, profiles: profiles))
+        #expect(rewritten == "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM orders WHERE promo_code_id IS NOT NULL)")
+        #expect(try await executor.query(sql).rowCount == 0)
+        #expect(try await executor.query(rewritten).rows.map { $0[0] } == [.text("UNUSED")])
+
+        let filtered = try #require(NotInNullCorrection().applied(to: 
+            "SELECT code FROM promo_codes p WHERE p.id NOT IN (SELECT DISTINCT o.promo_code_id FROM orders o WHERE o.status = 'paid' OR o.status = 'pending' ORDER BY 1) ORDER BY code",
+            schema: schema, profiles: profiles))
+        #expect(filtered == "SELECT code FROM promo_codes p WHERE p.id NOT IN (SELECT DISTINCT o.promo_code_id FROM orders o WHERE o.promo_code_id IS NOT NULL AND (o.status = 'paid' OR o.status = 'pending') ORDER BY 1) ORDER BY code")
+        #expect(try await executor.query(filtered).rows.map { $0[0] } == [.text("UNUSED")])
+    }
+
+    @Test("NOT IN left alone: a column without NULLs, IN, several columns, a compound subquery, a write, odd text")
+    func notInLeftAlone() async throws {
+        let (_, schema, profiles, _) = try await ShopDatabase.fixture()
+        for sql in [
+            "SELECT name FROM customers WHERE id NOT IN (SELECT customer_id FROM orders)",
+            "SELECT code FROM promo_codes WHERE id IN (SELECT promo_code_id FROM orders)",
+            "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id, id FROM orders)",
+            "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM orders UNION SELECT 1)",
+            "DELETE FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM orders)",
+            "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM",
+            "SELECT code FROM promo_codes WHERE id NOT IN (SELECT",
+            "SELECT code FROM promo_codes WHERE id NOT IN (1, 2)",
+        ] {
+            #expect(NotInNullCorrection().applied(to: sql, schema: schema, profiles: profiles) == nil, "\(sql)")
+        }
+    }
+
+    @Test("an inner join tested with IS NULL on a column that cannot be NULL after it becomes a LEFT JOIN")
+    func antiJoin() async throws {
+        let (executor, schema, _, _) = try await ShopDatabase.fixture()
+        let sql = "SELECT COUNT(T1.id) FROM products AS T1 INNER JOIN reviews AS T2 ON T1.id = T2.product_id WHERE T2.id IS NULL"
+        let rewritten = try #require(AntiJoinCorrection().applied(to: sql, schema: schema))
+        #expect(rewritten == "SELECT COUNT(T1.id) FROM products AS T1 LEFT JOIN reviews AS T2 ON T1.id = T2.product_id WHERE T2.id IS NULL")
+        #expect(try await executor.query(rewritten).rows.first?[0] == .integer(1))
+        #expect(AntiJoinCorrection().applied(to: 
+            "SELECT p.name FROM products p JOIN reviews r ON r.product_id = p.id WHERE r.product_id IS NULL", schema: schema)
+            == "SELECT p.name FROM products p LEFT JOIN reviews r ON r.product_id = p.id WHERE r.product_id IS NULL")
+    }
+
+    @Test("anti-join left alone: LEFT JOIN already, IS NOT NULL, a column that may be NULL, a comma join, a write")
+    func antiJoinLeftAlone() async throws {
+        let (_, schema, _, _) = try await ShopDatabase.fixture()
+        for sql in [
+            "SELECT p.name FROM products p LEFT JOIN reviews r ON r.product_id = p.id WHERE r.id IS NULL",
+            "SELECT p.name FROM products p JOIN reviews r ON r.product_id = p.id WHERE r.id IS NOT NULL",
+            "SELECT c.name FROM customers c JOIN orders o ON o.customer_id = c.id WHERE o.promo_code_id IS NULL",
+            "SELECT p.name FROM products p, reviews r WHERE r.product_id = p.id AND r.id IS NULL",
+            "DELETE FROM reviews WHERE id IS NULL",
+            "SELECT p.name FROM products p JOIN reviews r ON r.id IS NULL",
+        ] {
+            #expect(AntiJoinCorrection().applied(to: sql, schema: schema) == nil, "\(sql)")
+        }
+    }
+
+    @Test("the engine runs the corrected statements: NOT IN, anti-join, cents, timestamps, rounding")
+    func inEngine() async throws {
+        let (executor, _, _, database) = try await ShopDatabase.fixture()
+        let model = ScriptedModel([
+            .text("SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM orders)"),
+            .text("SELECT COUNT(T1.id) FROM products AS T1 JOIN reviews AS T2 ON T1.id = T2.product_id WHERE T2.id IS NULL"),
+            .text("SELECT SUM(total_cents / 100) FROM orders WHERE created_at BETWEEN '2025-01-01' AND '2025-06-30'"),
+            .text("SELECT AVG(rating) FROM reviews"),
+        ])
+        let engine = ChatEngine(executor: executor, model: model, configuration: ChatEngineTests.noSummary)
+        let unused = try await engine.send("Which promo codes have never been used?")
+        #expect(unused.queryResult?.rows.map { $0[0] } == [.text("UNUSED")])
+        let unreviewed = try await engine.send("How many products have no review?")
+        #expect(unreviewed.queryResult?.rows.first?[0] == .integer(1))
+        let firstHalf = try await engine.send("How much did orders bring in during the first half of 2025, in dollars?")
+        #expect(firstHalf.sql == "SELECT SUM(total_cents / 100.0) FROM orders WHERE date(created_at) BETWEEN '2025-01-01' AND '2025-06-30'")
+        let average = try await engine.send("What is the average rating, rounded to two decimals?")
+        #expect(average.sql == "SELECT ROUND(AVG(rating), 2) FROM reviews")
+        #expect(average.queryResult?.rows.first?[0] == .real(4.33))
+        _ = database
+    }
+}

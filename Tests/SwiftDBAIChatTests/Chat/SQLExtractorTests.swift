@@ -1,0 +1,70 @@
+import Testing
+@testable import SwiftDBAI
+@testable import SwiftDBAIChat
+import SwiftDBAITestSupport
+
+@Suite("SQLExtractor")
+struct SQLExtractorTests {
+    @Test("the statement is found in fenced, labelled and plain answers", arguments: [
+        ("SELECT 1", "SELECT 1"),
+        ("select name from t;", "select name from t"),
+        ("```sql\nSELECT a FROM t\n```", "SELECT a FROM t"),
+        ("```\nSELECT a FROM t;\n```\nThis returns a.", "SELECT a FROM t"),
+        ("Here you go:\n\nSELECT a\nFROM t\nWHERE b = 'x;y';\n\nThat's it.", "SELECT a\nFROM t\nWHERE b = 'x;y'"),
+        (#"{"sql": "SELECT 2"}"#, "SELECT 2"),
+        ("```json\n{\"sql\": \"SELECT 3\"}\n```", "SELECT 3"),
+        ("<think>I should use SELECT * FROM wrong</think>WITH x AS (SELECT 1) SELECT * FROM x", "WITH x AS (SELECT 1) SELECT * FROM x"),
+        ("<THINK>SELECT 9</THINK>\nSELECT 4", "SELECT 4"),
+    ])
+    func extracts(text: String, expected: String) {
+        #expect(SQLExtractor.sql(inText: text) == expected)
+    }
+
+    @Test("finds nothing in prose or an unclosed think block", arguments: [
+        "I cannot answer that.", "", "<think>SELECT 1", "   ",
+    ])
+    func nothing(text: String) {
+        #expect(SQLExtractor.sql(inText: text) == nil)
+    }
+
+    @Test("a run_sql tool call wins over text")
+    func toolCall() {
+        let response = LanguageModelResponse(
+            text: "SELECT 'text'", toolCalls: [LanguageModelToolCall(id: "1", name: "run_sql", arguments: #"{"sql":"SELECT 'tool'"}"#)])
+        #expect(SQLExtractor.sql(in: response) == "SELECT 'tool'")
+    }
+}
+
+@Suite("ChartDetector")
+struct ChartDetectorTests {
+    func result(_ columns: [String], _ rows: [[SQLValue]]) -> QueryResult {
+        QueryResult(columns: columns.map { QueryColumn(name: $0) }, rows: rows, sql: "")
+    }
+
+    @Test("categories and numbers make a bar chart")
+    func bar() {
+        let chart = ChartDetector.chart(for: result(["country", "total"], [["USA", 523.06], ["Canada", 303.96], ["France", 195.1]]))
+        #expect(chart == ChartSpecification(kind: .bar, x: "country", y: "total"))
+    }
+
+    @Test("dates or years make a line chart")
+    func line() {
+        #expect(ChartDetector.chart(for: result(["month", "sales"], [["2024-01", 10], ["2024-02", 12]]))?.kind == .line)
+        #expect(ChartDetector.chart(for: result(["year", "albums"], [[1979, 1], [1980, 1], [1983, 1]]))?.kind == .line)
+    }
+
+    @Test("a few shares asked as a share make a pie")
+    func pie() {
+        let chart = ChartDetector.chart(
+            for: result(["genre", "tracks"], [["Rock", 1297], ["Latin", 579], ["Metal", 374]]),
+            question: "What share of tracks does each genre have?")
+        #expect(chart?.kind == .pie)
+    }
+
+    @Test("a single row, a single column or text only make no chart")
+    func none() {
+        #expect(ChartDetector.chart(for: result(["n"], [[1], [2]])) == nil)
+        #expect(ChartDetector.chart(for: result(["a", "b"], [["x", 1]])) == nil)
+        #expect(ChartDetector.chart(for: result(["a", "b"], [["x", "y"], ["z", "w"]])) == nil)
+    }
+}
