@@ -9,7 +9,7 @@ import SwiftDBAI
 /// ``LiteralCheck``'s, which also tell the model, as a doubt, which values the column holds.
 struct StoredValueGuess: SQLRewriteRule {
     let name = "stored_value"
-    let kind = SQLRewriteKind.equivalence
+    let kind = SQLRewriteKind.guess
 
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
         let edits = LiteralCheck.findings(in: statement, schema: context.schema, profiles: context.profiles).compactMap { finding in
