@@ -142,11 +142,14 @@ struct ChatEnginePromptCacheTests {
         let look = try #require(model.requests.last?.messages.last?.content)
         #expect(look.contains("'Aero Smith' is not a value of artist.name; its values are 'AC/DC', 'Accept', 'Aerosmith'."))
 
-        // A join on keys of different tables that the foreign keys mend is corrected before it runs.
-        let joined = ScriptedModel([.text("SELECT r.name, COUNT(*) FROM artist r JOIN album a ON a.id = r.id GROUP BY r.id")])
+        // A join on keys of different tables gets one more look, with the foreign keys.
+        let joined = ScriptedModel([
+            .text("SELECT r.name, COUNT(*) FROM artist r JOIN album a ON a.id = r.id GROUP BY r.id"),
+            .text("SELECT r.name, COUNT(*) FROM artist r JOIN album a ON a.artist_id = r.id GROUP BY r.id"),
+        ])
         let counted = try await ChatEngineTests().engine(joined).0.send("How many albums has each artist made?")
         #expect(counted.sql == "SELECT r.name, COUNT(*) FROM artist r JOIN album a ON a.artist_id = r.id GROUP BY r.id")
-        #expect(counted.attempts == 1 && counted.queryResult?.rowCount == 3 && joined.requests.count == 1)
+        #expect(counted.attempts == 2 && counted.queryResult?.rowCount == 3 && joined.requests.count == 2 && counted.rewrites.isEmpty)
 
         // Other comparisons of keys of different tables get one more look.
         let keys = ScriptedModel([
@@ -159,10 +162,16 @@ struct ChatEnginePromptCacheTests {
         #expect(keysLook.contains("It compares artist.id (a key of artist) with album.id (a key of album)"))
         #expect(keysLook.contains("Foreign keys: album.artist_id = artist.id."))
 
-        let caseSlip = ScriptedModel([.text("SELECT COUNT(*) FROM artist WHERE name = 'accept'")])
+        // A value in the wrong case: the model is told the values; when it keeps its statement, the
+        // stored value guess is a candidate, which wins only if the model's next statement agrees.
+        let slip = "SELECT COUNT(*) FROM artist WHERE name = 'accept'"
+        let caseSlip = ScriptedModel([.text(slip), .text(slip), .text("SELECT count(*) FROM artist WHERE name = 'Accept'")])
         let slipped = try await ChatEngineTests().engine(caseSlip).0.send("Is Accept an artist?")
         #expect(slipped.sql == "SELECT COUNT(*) FROM artist WHERE name = 'Accept'" && slipped.queryResult?.rows == [[.integer(1)]])
-        #expect(caseSlip.requests.count == 1)
+        #expect(slipped.modelSQL == slip && slipped.rewrites.map(\.rule) == ["stored_value"] && caseSlip.requests.count == 3)
+        let stubborn = ScriptedModel([.text(slip)], fallback: .text(slip))
+        let kept = try await ChatEngineTests().engine(stubborn).0.send("Is Accept an artist?")
+        #expect(kept.sql == slip && kept.rewrites.isEmpty && kept.queryResult?.rows == [[.integer(0)]])
     }
 
     @Test("an answer counts its model calls and sums their tokens, the summary's included")

@@ -73,20 +73,11 @@ struct RewritePipeline: Sendable {
         return alternatives
     }
 
-    /// The rule applied to the statement, again to its own output up to its
-    /// ``SQLRewriteRule/maxApplications``: the final text and its parse, or nil when the rule
-    /// changes nothing.
+    /// The rule applied to the statement as many times as it may: the final text and its parse,
+    /// or nil when the rule changes nothing.
     private func apply(
         _ rule: any SQLRewriteRule, to statement: ParsedStatement, in context: RewriteContext
     ) -> (String, ParsedStatement)? {
-        var current = statement
-        var changed = false
-        for _ in 0..<max(1, rule.maxApplications) {
-            guard let rewritten = rule.rewrite(current, in: context), rewritten != current.sql else { break }
-            current = ParsedStatement(rewritten, schema: context.schema)
-            changed = true
-            guard current.isQuery else { return nil }
-        }
-        return changed ? (current.sql, current) : nil
+        rule.applyingRepeatedly(to: statement, in: context).map { ($0.sql, $0) }
     }
 }

@@ -43,12 +43,29 @@ struct RewriteContext: Sendable {
 }
 
 extension SQLRewriteRule {
-    /// The rule applied once to a statement's text: the rewritten text, or nil. For tests and
-    /// one-off use; the pipeline parses once for every rule.
+    /// The rule applied to a statement, then again to its own output up to
+    /// ``maxApplications`` times: the parse of the final text, or nil when the rule changes
+    /// nothing (or would make a statement that no longer only reads).
+    func applyingRepeatedly(to statement: ParsedStatement, in context: RewriteContext) -> ParsedStatement? {
+        var current = statement
+        var changed = false
+        for _ in 0..<max(1, maxApplications) {
+            guard let rewritten = rewrite(current, in: context), rewritten != current.sql else { break }
+            current = ParsedStatement(rewritten, schema: context.schema)
+            changed = true
+            guard current.isQuery else { return nil }
+        }
+        return changed ? current : nil
+    }
+
+    /// The rule applied to a statement's text as the pipeline applies it: the rewritten text, or
+    /// nil. For tests and one-off use; the pipeline parses once for every rule.
     func applied(
         to sql: String, question: String = "", error: String? = nil, schema: DatabaseSchema = DatabaseSchema(tables: []),
         profiles: [ColumnProfile] = []
     ) -> String? {
-        rewrite(ParsedStatement(sql, schema: schema), in: RewriteContext(schema: schema, profiles: profiles, question: question, error: error))
+        applyingRepeatedly(
+            to: ParsedStatement(sql, schema: schema),
+            in: RewriteContext(schema: schema, profiles: profiles, question: question, error: error))?.sql
     }
 }

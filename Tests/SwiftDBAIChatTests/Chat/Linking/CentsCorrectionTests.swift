@@ -39,7 +39,7 @@ struct CentsCorrectionTests {
             == "SELECT name FROM products WHERE price_cents BETWEEN 1000 AND 2000")
     }
 
-    @Test("left alone: columns not in cents, other divisors, real division, amounts the question does not give, writes")
+    @Test("left alone: columns not in cents, other divisors, real division, amounts the question does not give")
     func leftAlone() {
         for sql in [
             "SELECT SUM(total) / 100 FROM orders",
@@ -49,7 +49,6 @@ struct CentsCorrectionTests {
             "SELECT name FROM products WHERE price_cents > 20000",
             "SELECT name FROM products WHERE price_cents > 300",
             "SELECT name FROM products WHERE price > 200",
-            "UPDATE products SET price_cents = price_cents / 100 WHERE price_cents > 200",
             "SELECT name FROM products WHERE price_cents >", "SELECT / 100", "SELECT price_cents /",
         ] {
             #expect(CentsCorrection().applied(to: sql, question: "Which products cost more than $200?") == nil, "\(sql)")

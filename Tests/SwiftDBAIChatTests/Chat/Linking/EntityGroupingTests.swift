@@ -57,7 +57,8 @@ struct EntityGroupingTests {
     @Test("the engine runs the grouped statement")
     func inEngine() async throws {
         let model = ScriptedModel([
-            .text("SELECT T1.Name FROM Track AS T1 INNER JOIN InvoiceLine AS T2 ON T1.TrackId = T2.TrackId GROUP BY T1.Name ORDER BY SUM(T2.Quantity) DESC LIMIT 1")
+            .text("SELECT T1.Name FROM Track AS T1 INNER JOIN InvoiceLine AS T2 ON T1.TrackId = T2.TrackId GROUP BY T1.Name ORDER BY SUM(T2.Quantity) DESC LIMIT 1"),
+            .text("SELECT t.Name FROM Track t JOIN InvoiceLine l ON l.TrackId = t.TrackId GROUP BY t.TrackId ORDER BY SUM(l.Quantity) DESC LIMIT 1"),
         ])
         let engine = ChatEngine(
             executor: try TestDatabase.chinook(), model: model, configuration: ChatEngineTests.noSummary)

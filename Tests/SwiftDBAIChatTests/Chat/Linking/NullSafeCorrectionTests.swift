@@ -23,7 +23,7 @@ struct NullSafeCorrectionTests {
         #expect(try await executor.query(filtered).rows.map { $0[0] } == [.text("UNUSED")])
     }
 
-    @Test("NOT IN left alone: a column without NULLs, IN, several columns, a compound subquery, a write, odd text")
+    @Test("NOT IN left alone: a column without NULLs, IN, several columns, a compound subquery, odd text")
     func notInLeftAlone() async throws {
         let (_, schema, profiles, _) = try await ShopDatabase.fixture()
         for sql in [
@@ -31,7 +31,6 @@ struct NullSafeCorrectionTests {
             "SELECT code FROM promo_codes WHERE id IN (SELECT promo_code_id FROM orders)",
             "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id, id FROM orders)",
             "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM orders UNION SELECT 1)",
-            "DELETE FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM orders)",
             "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM",
             "SELECT code FROM promo_codes WHERE id NOT IN (SELECT",
             "SELECT code FROM promo_codes WHERE id NOT IN (1, 2)",
@@ -52,7 +51,7 @@ struct NullSafeCorrectionTests {
             == "SELECT p.name FROM products p LEFT JOIN reviews r ON r.product_id = p.id WHERE r.product_id IS NULL")
     }
 
-    @Test("anti-join left alone: LEFT JOIN already, IS NOT NULL, a column that may be NULL, a comma join, a write")
+    @Test("anti-join left alone: LEFT JOIN already, IS NOT NULL, a column that may be NULL, a comma join")
     func antiJoinLeftAlone() async throws {
         let (_, schema, _, _) = try await ShopDatabase.fixture()
         for sql in [
@@ -60,32 +59,43 @@ struct NullSafeCorrectionTests {
             "SELECT p.name FROM products p JOIN reviews r ON r.product_id = p.id WHERE r.id IS NOT NULL",
             "SELECT c.name FROM customers c JOIN orders o ON o.customer_id = c.id WHERE o.promo_code_id IS NULL",
             "SELECT p.name FROM products p, reviews r WHERE r.product_id = p.id AND r.id IS NULL",
-            "DELETE FROM reviews WHERE id IS NULL",
             "SELECT p.name FROM products p JOIN reviews r ON r.id IS NULL",
         ] {
             #expect(AntiJoinCorrection().applied(to: sql, schema: schema) == nil, "\(sql)")
         }
     }
 
-    @Test("the engine runs the corrected statements: NOT IN, anti-join, cents, timestamps, rounding")
+    @Test("the engine runs the equivalences and records them; a guess wins only when another statement of the model agrees")
     func inEngine() async throws {
         let (executor, _, _, database) = try await ShopDatabase.fixture()
+        let notIn = "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM orders)"
+        let firstHalf = "SELECT SUM(total_cents / 100) FROM orders WHERE created_at BETWEEN '2025-01-01' AND '2025-06-30'"
         let model = ScriptedModel([
-            .text("SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM orders)"),
+            .text(notIn),
             .text("SELECT COUNT(T1.id) FROM products AS T1 JOIN reviews AS T2 ON T1.id = T2.product_id WHERE T2.id IS NULL"),
-            .text("SELECT SUM(total_cents / 100) FROM orders WHERE created_at BETWEEN '2025-01-01' AND '2025-06-30'"),
-            .text("SELECT AVG(rating) FROM reviews"),
+            // The cents and date guesses return another total: the model is asked once more and
+            // writes the same statement, which keeps the vote.
+            .text(firstHalf), .text(firstHalf),
+            // The rounding guess returns 4.33: the model's second statement rounds too, so the
+            // guess's statement wins.
+            .text("SELECT AVG(rating) FROM reviews"), .text("SELECT round(avg(rating), 2) FROM reviews"),
         ])
         let engine = ChatEngine(executor: executor, model: model, configuration: ChatEngineTests.noSummary)
         let unused = try await engine.send("Which promo codes have never been used?")
         #expect(unused.queryResult?.rows.map { $0[0] } == [.text("UNUSED")])
+        #expect(unused.modelSQL == notIn && unused.sql != notIn)
+        #expect(unused.rewrites == [AppliedRewrite(rule: "not_in_null", kind: .equivalence, before: notIn, after: unused.sql)])
         let unreviewed = try await engine.send("How many products have no review?")
         #expect(unreviewed.queryResult?.rows.first?[0] == .integer(1))
-        let firstHalf = try await engine.send("How much did orders bring in during the first half of 2025, in dollars?")
-        #expect(firstHalf.sql == "SELECT SUM(total_cents / 100.0) FROM orders WHERE date(created_at) BETWEEN '2025-01-01' AND '2025-06-30'")
+        #expect(unreviewed.rewrites.map(\.rule) == ["anti_join"])
+        let half = try await engine.send("How much did orders bring in during the first half of 2025, in dollars?")
+        #expect(half.sql == firstHalf && half.modelSQL == firstHalf && half.rewrites.isEmpty)
         let average = try await engine.send("What is the average rating, rounded to two decimals?")
         #expect(average.sql == "SELECT ROUND(AVG(rating), 2) FROM reviews")
+        #expect(average.modelSQL == "SELECT AVG(rating) FROM reviews")
+        #expect(average.rewrites.map(\.rule) == ["rounding"] && average.rewrites.map(\.kind) == [.guess])
         #expect(average.queryResult?.rows.first?[0] == .real(4.33))
+        #expect(model.requests.count == 6)
         _ = database
     }
 }

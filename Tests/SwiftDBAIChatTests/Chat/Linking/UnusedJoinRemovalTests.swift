@@ -64,15 +64,18 @@ struct UnusedJoinRemovalTests {
         }
     }
 
-    @Test("the engine answers the list once per row")
+    @Test("in the engine the join's removal is a candidate: the model's statement stands unless the model agrees")
     func inEngine() async throws {
-        let model = ScriptedModel([
-            .text("SELECT T1.FirstName FROM Customer AS T1 JOIN Invoice AS T2 ON T1.CustomerId = T2.CustomerId WHERE T1.City = 'Prague'")
-        ])
+        let joined = "SELECT T1.FirstName FROM Customer AS T1 JOIN Invoice AS T2 ON T1.CustomerId = T2.CustomerId WHERE T1.City = 'Prague'"
+        let model = ScriptedModel([.text(joined)], fallback: .text(joined))
         let engine = ChatEngine(
             executor: try TestDatabase.chinook(), model: model, configuration: ChatEngineTests.noSummary)
         let response = try await engine.send("Which customers live in Prague?")
-        #expect(response.queryResult?.rowCount == 2)
-        #expect(!response.sql.contains("Invoice"))
+        #expect(response.sql == joined && response.rewrites.isEmpty && response.queryResult?.rowCount == 14)
+        let agreeing = ScriptedModel([.text(joined), .text("SELECT FirstName FROM Customer WHERE City = 'Prague'")])
+        let removed = try await ChatEngine(
+            executor: try TestDatabase.chinook(), model: agreeing, configuration: ChatEngineTests.noSummary
+        ).send("Which customers live in Prague?")
+        #expect(removed.queryResult?.rowCount == 2 && !removed.sql.contains("Invoice") && removed.rewrites.map(\.rule) == ["unused_join"])
     }
 }
