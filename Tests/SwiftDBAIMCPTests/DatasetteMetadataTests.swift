@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SwiftDBAIMCP
+import SwiftDBAIChat
 
 @Suite("Datasette metadata")
 struct DatasetteMetadataTests {
@@ -15,7 +16,11 @@ struct DatasetteMetadataTests {
           "queries": {
             "b_query": "SELECT 1",
             "a_query": {"sql": "UPDATE Genre SET Name = :n", "write": true, "title": "Rename", "description": "Renames"}
-          }
+          },
+          "examples": [
+            {"question": "How many albums?", "sql": "SELECT COUNT(*) FROM Album"},
+            {"question": "Longest track?", "sql": "SELECT Name FROM Track ORDER BY Milliseconds DESC LIMIT 1"}
+          ]
         }}}
         """
 
@@ -37,6 +42,10 @@ struct DatasetteMetadataTests {
                 write: true
                 title: Rename
                 description: Renames
+            examples:
+              - question: How many albums?
+                sql: SELECT COUNT(*) FROM Album
+              - {question: Longest track?, sql: SELECT Name FROM Track ORDER BY Milliseconds DESC LIMIT 1}
         """
 
     @Test("JSON and YAML read the same, unknown Datasette keys ignored", arguments: [("m.json", json), ("m.yaml", yaml)])
@@ -53,6 +62,10 @@ struct DatasetteMetadataTests {
             .init(name: "b_query", sql: "SELECT 1"),
         ])
         #expect(chinook.schemaDescriptions.tables.keys.sorted() == ["Album", "Genre"])
+        #expect(chinook.examples == [
+            ChatExample(question: "How many albums?", sql: "SELECT COUNT(*) FROM Album"),
+            ChatExample(question: "Longest track?", sql: "SELECT Name FROM Track ORDER BY Milliseconds DESC LIMIT 1"),
+        ])
     }
 
     @Test("an empty file or one without databases describes nothing")
@@ -71,6 +84,11 @@ struct DatasetteMetadataTests {
         ("databases:\n  d:\n    queries:\n      q: {write: true}\n", "m.yaml", "databases.d.queries.q.sql"),
         ("databases:\n  d:\n    queries:\n      q: [SELECT 1]\n", "m.yaml", "databases.d.queries.q"),
         ("databases:\n  d:\n    tables:\n      t:\n        columns: [a]\n", "m.yaml", "databases.d.tables.t.columns"),
+        ("databases:\n  d:\n    examples: {q: SELECT 1}\n", "m.yaml", "databases.d.examples"),
+        ("databases:\n  d:\n    examples:\n      - SELECT 1\n", "m.yaml", "databases.d.examples[0]"),
+        ("databases:\n  d:\n    examples:\n      - {sql: SELECT 1}\n", "m.yaml", "databases.d.examples[0].question"),
+        ("databases:\n  d:\n    examples:\n      - {question: q, sql: ' '}\n", "m.yaml", "databases.d.examples[0].sql"),
+        ("databases:\n  d:\n    examples:\n      - {question: q, sql: SELECT 1, answer: 1}\n", "m.yaml", "databases.d.examples[0].answer"),
     ])
     func shapeErrors(text: String, file: String, entry: String) {
         #expect(throws: DBAIServerConfigurationError.self) { try DatasetteMetadata.parse(Data(text.utf8), file: file) }

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from mcp import types
 
-from conftest import assert_tool_error, assert_tool_ok, connect, error_code, sha256
+from conftest import assert_tool_error, assert_tool_ok, connect, error_code, sha256, validate_output
 
 pytestmark = pytest.mark.anyio
 
@@ -301,3 +301,27 @@ async def test_structured_sql_output_when_asked(dbai_bin: Path, chinook: Path, f
     ) as connection:
         assert assert_tool_ok(await connection.call("ask", {"question": "How many tracks are there?"}))["rows"] == [[3503]]
     assert FakeOpenAI.requests[0]["body"]["response_format"]["type"] in ("json_schema", "json_object")
+
+
+async def test_ask_shows_what_the_model_wrote_and_every_rewrite(dbai_bin: Path, chinook: Path) -> None:
+    written = "SELECT FirstName FROM Employee WHERE EmployeeId NOT IN (SELECT ReportsTo FROM Employee) ORDER BY EmployeeId"
+
+    async def sampling(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        last = params.messages[-1].content
+        text = last.text if isinstance(last, types.TextContent) else ""
+        answer = sql_or_summary(text, "SELECT count(*) FROM Album" if "albums" in text else written, "Answered.")
+        return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=answer), model="m")
+
+    async with connect(dbai_bin, chinook, sampling_callback=sampling) as connection:
+        result = await connection.call("ask", {"question": "Which employees manage nobody?"})
+        structured = await validate_output(connection, "ask", result)
+        plain = await validate_output(connection, "ask", await connection.call("ask", {"question": "How many albums are there?"}))
+    # ReportsTo is NULL for the general manager: as written, NOT IN is never true.
+    assert structured["model_sql"] == written
+    assert structured["sql"] != written and "IS NOT NULL" in structured["sql"]
+    assert structured["rewrites"] == [
+        {"rule": "not_in_null", "kind": "equivalence", "before": written, "after": structured["sql"]}]
+    assert len(structured["rows"]) == 5
+    text = "".join(part.text for part in result.content if isinstance(part, types.TextContent))
+    assert "not the statement the language model wrote" in text and "not_in_null (equivalence)" in text and written in text
+    assert plain["rewrites"] == [] and plain["model_sql"] == plain["sql"] == "SELECT count(*) FROM Album"

@@ -110,6 +110,40 @@ async def test_descriptions_reach_the_prompt_of_ask(dbai_bin, chinook, metadata)
     assert '"Employee"' not in system
 
 
+async def test_examples_reach_the_prompt_of_ask_with_the_questions_they_are_like(dbai_bin, chinook, tmp_path) -> None:
+    path = metadata_file(tmp_path, """\
+databases:
+  chinook:
+    examples:
+      - question: Which artists have more than ten albums?
+        sql: SELECT ar.Name FROM Artist ar JOIN Album al ON al.ArtistId = ar.ArtistId GROUP BY ar.ArtistId HAVING COUNT(*) > 10
+      - question: How long is the longest track, in minutes?
+        sql: SELECT MAX(Milliseconds) / 60000.0 FROM Track
+    queries:
+      albums_by_artist:
+        sql: SELECT Title FROM Album WHERE ArtistId = :artist_id ORDER BY Title
+        title: Albums of an artist
+""")
+    prompts: list[types.CreateMessageRequestParams] = []
+
+    async def sampling(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        prompts.append(params)
+        text = params.messages[-1].content.text
+        answer = "Counted." if "<data>" in text else "SELECT count(*) FROM Album"
+        return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=answer), model="m")
+
+    async with connect(dbai_bin, chinook, "--metadata", str(path), sampling_callback=sampling) as connection:
+        assert_tool_ok(await connection.call("ask", {"question": "How many albums does each artist have?"}))
+        assert_tool_ok(await connection.call("ask", {"question": "Which track is the longest?"}))
+    first, second = prompts[0].messages[-1].content.text, prompts[2].messages[-1].content.text
+    assert "ar.ArtistId HAVING COUNT(*) > 10;" in first and "Albums of an artist" in first
+    assert "60000.0" not in first
+    assert "-- How long is the longest track, in minutes?\nSELECT MAX(Milliseconds) / 60000.0 FROM Track;" in second
+    assert "HAVING" not in second
+    # The examples come with the question; the system prompt, which a model caches, stays the same.
+    assert prompts[0].systemPrompt == prompts[2].systemPrompt and "60000.0" not in (prompts[0].systemPrompt or "")
+
+
 async def test_a_hidden_table_is_hidden_and_unreadable(dbai_bin, chinook, metadata) -> None:
     async with connect(dbai_bin, chinook, "--metadata", str(metadata)) as connection:
         tables = [table["name"] for table in assert_tool_ok(await connection.call("describe_schema", {}))["tables"]]
@@ -251,6 +285,14 @@ BAD_METADATA = [
     ("databases:\n  chinook:\n    queries:\n      two: SELECT 1; SELECT 2\n", "m.yaml", "databases.chinook.queries.two", ""),
     ("databases:\n  chinook:\n    queries:\n      nosql: {title: x}\n", "m.yaml", "databases.chinook.queries.nosql.sql", "required"),
     ("databases:\n  chinook:\n    queries:\n      'bad name': SELECT 1\n", "m.yaml", "databases.chinook.queries.bad name", "tool"),
+    ("databases:\n  chinook:\n    examples:\n      - {question: q, sql: SELEC 1}\n", "m.yaml", "databases.chinook.examples[0].sql",
+     "compile"),
+    ("databases:\n  chinook:\n    examples:\n      - {question: q, sql: DELETE FROM Album}\n", "m.yaml",
+     "databases.chinook.examples[0].sql", "only read"),
+    ("databases:\n  chinook:\n    tables:\n      Employee: {hidden: true}\n    examples:\n      - {question: q, sql: SELECT 1}\n"
+     "      - {question: Who works here?, sql: SELECT LastName FROM Employee}\n", "m.yaml", "databases.chinook.examples[1].sql",
+     "Employee"),
+    ("databases:\n  chinook:\n    examples: [{question: q}]\n", "m.yaml", "databases.chinook.examples[0].sql", "required"),
 ]
 
 

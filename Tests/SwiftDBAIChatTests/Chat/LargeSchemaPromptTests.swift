@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import SwiftDBAI
+@testable import SwiftDBAIChat
+import SwiftDBAITestSupport
+
+@Suite("A schema of any size fits the prompt")
+struct LargeSchemaPromptTests {
+    /// 400 tables of 12 columns, each with a foreign key to the one before it and 3 rows.
+    static func script(tables: Int) -> String {
+        var lines: [String] = []
+        for number in 1...tables {
+            let name = String(format: "table_%04d", number)
+            var columns = ["id INTEGER PRIMARY KEY", "name TEXT NOT NULL", "status TEXT", "amount REAL", "created_at TEXT"]
+            columns += (1...6).map { "attribute_\($0) TEXT" }
+            columns.append(number > 1 ? String(format: "parent_id INTEGER REFERENCES table_%04d(id)", number - 1) : "parent_id INTEGER")
+            lines.append("CREATE TABLE \(name) (\(columns.joined(separator: ", ")));")
+            for row in 1...3 {
+                lines.append("INSERT INTO \(name) VALUES (\(row), 'item \(row)', 'open', \(row).5, '2025-01-0\(row)', 'a', 'b', 'c', 'd', 'e', 'f', \(row));")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    @Test("400 tables: the system prompt names the tables, the question brings the ones it needs, and all of it fits 8,192 tokens")
+    func fourHundredTables() async throws {
+        let database = try ScratchDatabase(Self.script(tables: 400))
+        let model = ScriptedModel([.text("SELECT COUNT(*) FROM table_0123 t JOIN table_0122 p ON p.id = t.parent_id")])
+        let configuration = ChatConfiguration(summary: .deterministic)
+        let engine = ChatEngine(executor: try database.executor(), model: model, configuration: configuration)
+        let response = try await engine.send("How many rows of table_0123 have a parent in table_0122?")
+        #expect(response.queryResult?.rows == [[.integer(3)]])
+        let request = try #require(model.requests.first)
+        let system = try #require(request.messages.first?.content)
+        let question = try #require(request.messages.last?.content)
+        #expect(system.components(separatedBy: "CREATE TABLE").count == 1)
+        #expect(system.contains("table_0001") && system.contains("table_0400"))
+        #expect(question.contains("CREATE TABLE \"table_0123\"") && question.contains("CREATE TABLE \"table_0122\""))
+        // At most 3 characters a token (SQL text is denser than prose), room for a 400-token
+        // answer: the whole request fits the local model's context.
+        let characters = request.messages.map(\.content.count).reduce(0, +)
+        #expect(characters / 3 + 400 < 8_192, "\(characters) characters")
+    }
+
+    @Test("a schema whose table names alone do not fit: only their number, and still the tables the question needs")
+    func namesTooMany() async throws {
+        let database = try ScratchDatabase(Self.script(tables: 200))
+        let model = ScriptedModel([.text("SELECT COUNT(*) FROM table_0042")])
+        let configuration = ChatConfiguration(summary: .deterministic, maxSchemaCharacters: 2_000)
+        let engine = ChatEngine(executor: try database.executor(), model: model, configuration: configuration)
+        _ = try await engine.send("How many rows are in table_0042?")
+        let request = try #require(model.requests.first)
+        let system = try #require(request.messages.first?.content)
+        #expect(system.contains("The database has 200 tables and views") && !system.contains("table_0001"))
+        let question = try #require(request.messages.last?.content)
+        #expect(question.contains("table_0042"))
+        let schemaText = question.components(separatedBy: "Question:").first ?? ""
+        #expect(schemaText.count <= 2_000)
+    }
+
+    @Test("a small schema is described whole, as before")
+    func smallSchema() async throws {
+        let model = ScriptedModel([.text("SELECT COUNT(*) FROM Album")])
+        let engine = ChatEngine(executor: try TestDatabase.chinook(), model: model, configuration: ChatConfiguration(summary: .deterministic))
+        _ = try await engine.send("How many albums are there?")
+        let system = try #require(model.requests.first?.messages.first?.content)
+        #expect(system.components(separatedBy: "CREATE TABLE").count - 1 == 11)
+        #expect(!(model.requests.first?.messages.last?.content.contains("CREATE TABLE") ?? true))
+    }
+}
