@@ -185,7 +185,14 @@ public actor ChatEngine {
             }
             fresh = false
             stepObserver?(.writingSQL(attempt: attempt, readingPrompt: !readPrompts.contains(system.content)))
-            let response = try await respond(to: request)
+            let response: LanguageModelResponse
+            do {
+                response = try await respond(to: request)
+            } catch {
+                // The model failed on the second look at a read that ran: that read stands.
+                if let firstLook, !Task.isCancelled { return await finish(firstLook) }
+                throw error
+            }
             guard let written = SQLExtractor.sql(in: response) else {
                 messages.append(.assistant(response.text))
                 messages.append(.user(ChatPrompt.noSQLRetry))

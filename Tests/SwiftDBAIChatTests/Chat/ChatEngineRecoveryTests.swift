@@ -76,4 +76,16 @@ struct ChatEngineRecoveryTests {
         #expect(response.sql == "SELECT count(*) FROM album")
         #expect(try database.contents() == before)
     }
+
+    @Test("when the model fails on the second look at a read that ran, the first answer stands")
+    func secondLookFails() async throws {
+        let empty = "SELECT title FROM album WHERE year = 2001"
+        let (first, _) = try engine(ScriptedModel([.text(empty), .failure(.timeout(provider: "scripted", seconds: 1))]))
+        let response = try await first.send("Which albums came out in 2001?")
+        #expect(response.sql == empty && response.queryResult?.rowCount == 0)
+        let unstored = "SELECT COUNT(*) FROM artist WHERE name = 'Virginia'"
+        let (other, _) = try engine(ScriptedModel([.text(unstored)]))
+        let counted = try await other.send("How many artists are called Virginia?")
+        #expect(counted.sql == unstored && counted.queryResult?.rows == [[.integer(0)]] && counted.rewrites.isEmpty)
+    }
 }
