@@ -90,6 +90,9 @@ def test_file_that_is_not_sqlite_is_refused_and_left_alone(dbai_bin: Path, tmp_p
         (["--llm-sample-rows", "-1"], "--llm-sample-rows"),
         (["--llm-candidates", "0"], "--llm-candidates"),
         (["--llm-candidates", "6"], "--llm-candidates"),
+        (["--llm-rewrites", "repair,hunch"], "--llm-rewrites"),
+        (["--llm-rewrites", ""], "--llm-rewrites"),
+        (["--llm-examples", "9"], "--llm-examples"),
     ],
     ids=[
         "unknown-visible-table",
@@ -105,6 +108,9 @@ def test_file_that_is_not_sqlite_is_refused_and_left_alone(dbai_bin: Path, tmp_p
         "negative-sample-rows",
         "no-candidates",
         "too-many-candidates",
+        "unknown-rewrite-kind",
+        "no-rewrite-kind",
+        "too-many-examples",
     ],
 )
 def test_invalid_configuration_is_refused(dbai_bin: Path, chinook: Path, flags: list[str], fragment: str) -> None:

@@ -94,8 +94,8 @@ async def test_descriptions_reach_describe_schema_and_resources(dbai_bin, chinoo
     assert "A digital music store" in instructions
 
 
-async def test_descriptions_reach_the_prompt_of_ask(dbai_bin, chinook, metadata) -> None:
-    prompts: list[types.CreateMessageRequestParams] = []
+def album_counter(prompts: list[types.CreateMessageRequestParams]):
+    """A client model that counts albums, whatever it is asked, and keeps every request."""
 
     async def sampling(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
         prompts.append(params)
@@ -103,6 +103,12 @@ async def test_descriptions_reach_the_prompt_of_ask(dbai_bin, chinook, metadata)
         answer = "Counted." if "<data>" in text else "SELECT count(*) FROM Album"
         return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=answer), model="m")
 
+    return sampling
+
+
+async def test_descriptions_reach_the_prompt_of_ask(dbai_bin, chinook, metadata) -> None:
+    prompts: list[types.CreateMessageRequestParams] = []
+    sampling = album_counter(prompts)
     async with connect(dbai_bin, chinook, "--metadata", str(metadata), sampling_callback=sampling) as connection:
         assert_tool_ok(await connection.call("ask", {"question": "How many albums are there?"}))
     system = prompts[0].systemPrompt or ""
@@ -125,14 +131,7 @@ databases:
         title: Albums of an artist
 """)
     prompts: list[types.CreateMessageRequestParams] = []
-
-    async def sampling(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
-        prompts.append(params)
-        text = params.messages[-1].content.text
-        answer = "Counted." if "<data>" in text else "SELECT count(*) FROM Album"
-        return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=answer), model="m")
-
-    async with connect(dbai_bin, chinook, "--metadata", str(path), sampling_callback=sampling) as connection:
+    async with connect(dbai_bin, chinook, "--metadata", str(path), sampling_callback=album_counter(prompts)) as connection:
         assert_tool_ok(await connection.call("ask", {"question": "How many albums does each artist have?"}))
         assert_tool_ok(await connection.call("ask", {"question": "Which track is the longest?"}))
     first, second = prompts[0].messages[-1].content.text, prompts[2].messages[-1].content.text
