@@ -325,3 +325,20 @@ async def test_ask_shows_what_the_model_wrote_and_every_rewrite(dbai_bin: Path, 
     text = "".join(part.text for part in result.content if isinstance(part, types.TextContent))
     assert "not the statement the language model wrote" in text and "not_in_null (equivalence)" in text and written in text
     assert plain["rewrites"] == [] and plain["model_sql"] == plain["sql"] == "SELECT count(*) FROM Album"
+    assert structured["doubts"] == [] and plain["doubts"] == []
+
+
+async def test_ask_says_what_looks_wrong_in_an_answer(dbai_bin: Path, chinook: Path) -> None:
+    async def sampling(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        last = params.messages[-1].content
+        text = last.text if isinstance(last, types.TextContent) else ""
+        answer = sql_or_summary(text, "SELECT count(*) FROM Genre WHERE Name = 'Polka'", "None.")
+        return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=answer), model="m")
+
+    async with connect(dbai_bin, chinook, sampling_callback=sampling) as connection:
+        result = await connection.call("ask", {"question": "How many polka genres are there?"})
+        structured = await validate_output(connection, "ask", result)
+    assert structured["rows"] == [[0]]
+    assert len(structured["doubts"]) == 1 and structured["doubts"][0].startswith("'Polka' is not a value of Genre.Name; its values are")
+    text = "".join(part.text for part in result.content if isinstance(part, types.TextContent))
+    assert "Check before trusting this answer:\n- 'Polka' is not a value of Genre.Name" in text

@@ -52,7 +52,13 @@ extension ChatEngine {
             candidate.attempts = settled.attempts
             Self.cast(candidate, signature: ResultSignature(rows), writtenByModel: true, into: &ballots)
         }
-        return Self.winner(of: ballots).settled
+        var winner = Self.winner(of: ballots)
+        let written = ballots.map(\.modelVotes).reduce(0, +)
+        if ballots.filter({ $0.modelVotes > 0 }).count > 1 {
+            winner.settled.doubts.append(
+                "The model's statements disagree: \(winner.modelVotes) of the \(written) it wrote return this result.")
+        }
+        return winner.settled
     }
 
     /// Counts a candidate's vote: for the ballot of its result, or a new ballot.

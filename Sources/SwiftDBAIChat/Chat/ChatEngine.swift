@@ -166,9 +166,12 @@ public actor ChatEngine {
         messages.append(.user(ChatPrompt.question(question, tables: tables, examples: examples, hints: hints)))
         let asked = messages
         let context = RewriteContext(schema: prompt.schema, profiles: profiles, question: question)
-        /// The answer from the statement settled on, after other candidates had their vote.
+        /// The answer from the statement settled on, after other candidates had their vote, with
+        /// what still looks wrong in it.
         func finish(_ settled: Settled) async -> ChatResponse {
-            await answer(question, await voted(settled, asked: asked, context: context))
+            var chosen = await voted(settled, asked: asked, context: context)
+            if chosen.isRead { chosen.doubts = Self.doubts(about: chosen.sql, context: context) + chosen.doubts }
+            return await answer(question, chosen)
         }
 
         var lastFailure: (sql: String, error: SwiftDBAIError)?
@@ -255,6 +258,8 @@ public actor ChatEngine {
         var outcome: Outcome
         var conversation: [ChatMessage]
         var attempts: Int
+        /// What looks wrong in the answer, for the user to check.
+        var doubts: [String] = []
 
         var isEmptyRead: Bool {
             if case .rows(let result) = outcome { return result.rowCount == 0 }
@@ -384,6 +389,7 @@ public actor ChatEngine {
         }
         response.modelSQL = settled.modelSQL
         response.rewrites = settled.rewrites
+        response.doubts = settled.doubts
         response.modelCalls = meter.calls
         response.usage = meter.usage
         return response

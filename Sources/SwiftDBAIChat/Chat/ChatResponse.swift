@@ -25,6 +25,12 @@ public struct ChatResponse: Sendable, Hashable {
     /// The tokens of those calls, summed, when the model reports them.
     public var usage: TokenUsage?
 
+    /// What looks wrong in the answer, one fact each, for the user to check before trusting it:
+    /// a value the column does not hold (`'Virginia' is not a value of customers.state; its
+    /// values are …`), keys of different tables compared, statements of the model that disagree.
+    /// Empty when nothing does.
+    public var doubts: [String] = []
+
     /// True when what ran is not what the model wrote.
     public var isRewritten: Bool { !rewrites.isEmpty }
 

@@ -111,6 +111,7 @@ struct AskTool: DatabaseTool {
             "answer": .string(response.summary),
             "sql": .string(response.sql),
             "model_sql": .string(response.modelSQL),
+            "doubts": .array(response.doubts.map { .string($0) }),
             "rewrites": .array(response.rewrites.map { rewrite in
                 [
                     "rule": .string(rewrite.rule), "kind": .string(rewrite.kind.rawValue),
@@ -153,6 +154,9 @@ struct AskTool: DatabaseTool {
             let rules = response.rewrites.map { "\($0.rule) (\($0.kind.rawValue))" }.joined(separator: ", ")
             text += "\n\nThis is not the statement the language model wrote: it was changed before it ran by "
                 + rules + ". The model wrote: " + response.modelSQL
+        }
+        if !response.doubts.isEmpty {
+            text += "\n\nCheck before trusting this answer:\n" + response.doubts.map { "- " + $0 }.joined(separator: "\n")
         }
         if let rows = response.queryResult {
             text += "\n\n" + ToolOutput.text(of: rows, limits: limits)

@@ -177,6 +177,11 @@ enum ToolSchemas {
                     "required": ["rule", "kind", "before", "after"],
                 ],
             ],
+            "doubts": [
+                "type": "array",
+                "description": "What looks wrong in the answer, for the user to check: a value its column does not hold, keys of different tables compared, statements of the model that disagree. Empty when nothing does.",
+                "items": ["type": "string"],
+            ],
             "columns": ["type": "array", "items": column],
             "rows": ["type": "array", "items": ["type": "array"]],
             "row_count": ["type": "integer", "minimum": 0],
@@ -207,6 +212,6 @@ enum ToolSchemas {
                 "required": ["model_calls"],
             ],
         ],
-        "required": ["answer", "sql", "model_sql", "rewrites", "columns", "rows", "conversation_id"],
+        "required": ["answer", "sql", "model_sql", "rewrites", "doubts", "columns", "rows", "conversation_id"],
     ]
 }

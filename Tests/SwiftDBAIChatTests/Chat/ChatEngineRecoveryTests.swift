@@ -87,5 +87,8 @@ struct ChatEngineRecoveryTests {
         let (other, _) = try engine(ScriptedModel([.text(unstored)]))
         let counted = try await other.send("How many artists are called Virginia?")
         #expect(counted.sql == unstored && counted.queryResult?.rows == [[.integer(0)]] && counted.rewrites.isEmpty)
+        // The answer says what looks wrong in it.
+        #expect(counted.doubts == ["'Virginia' is not a value of artist.name; its values are 'AC/DC', 'Accept', 'Aerosmith'."])
+        #expect(response.doubts.isEmpty)
     }
 }

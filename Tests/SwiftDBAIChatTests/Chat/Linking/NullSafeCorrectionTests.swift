@@ -94,6 +94,8 @@ struct NullSafeCorrectionTests {
         #expect(average.sql == "SELECT ROUND(AVG(rating), 2) FROM reviews")
         #expect(average.modelSQL == "SELECT AVG(rating) FROM reviews")
         #expect(average.rewrites.map(\.rule) == ["rounding"] && average.rewrites.map(\.kind) == [.guess])
+        #expect(average.doubts == ["The model's statements disagree: 1 of the 2 it wrote return this result."])
+        #expect(half.doubts == [] && unused.doubts == [])
         #expect(average.queryResult?.rows.first?[0] == .real(4.33))
         #expect(model.requests.count == 6)
         _ = database
