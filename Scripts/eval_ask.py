@@ -118,8 +118,8 @@ def rows_equal(predicted, gold, ordered):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
-    parser.add_argument("--questions", default=os.path.join(REPO, "..", "shared", "eval", "chinook-dev.jsonl"))
-    parser.add_argument("--data-dir", default=os.path.join(REPO, "..", "shared", "data"))
+    parser.add_argument("--questions", default=os.path.join(REPO, "Scripts", "eval-questions", "chinook-dev.jsonl"))
+    parser.add_argument("--data-dir", default=os.path.join(REPO, "Examples"))
     parser.add_argument("--base-url", default="http://127.0.0.1:8088/v1")
     parser.add_argument("--model", default="qwen")
     parser.add_argument("--limit", type=int, default=0)
