@@ -26,7 +26,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        // `swift package generate-documentation --target SwiftDBAI` (Sources/SwiftDBAI/Documentation.docc).
+        // `swift package generate-documentation --target SwiftDBAI` (and `--target SwiftDBAIChat`): the
+        // Documentation.docc catalog of each.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [

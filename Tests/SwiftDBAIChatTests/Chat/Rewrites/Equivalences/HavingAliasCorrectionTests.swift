@@ -22,7 +22,7 @@ struct HavingAliasCorrectionTests {
         #expect(try await executor.query(rewritten).rowCount == 5)
     }
 
-    @Test("left alone: aliases no column shadows, aliases of plain columns, qualified names, no HAVING, HAVING in a subquery")
+    @Test("left alone: aliases no column shadows, aliases of plain columns, qualified names, no HAVING, HAVING in a subquery, a grouped column")
     func leftAlone() async throws {
         let schema = try await TestDatabase.chinookSchema()
         let unchanged = [
@@ -31,6 +31,9 @@ struct HavingAliasCorrectionTests {
             "SELECT CustomerId, SUM(Total) AS Total FROM Invoice i GROUP BY CustomerId HAVING i.Total > 40",
             "SELECT CustomerId, SUM(Total) AS Total FROM Invoice GROUP BY CustomerId ORDER BY Total",
             "SELECT * FROM (SELECT CustomerId, SUM(Total) AS Total FROM Invoice GROUP BY CustomerId HAVING Total > 40)",
+            // Grouped by the column, HAVING reads it as written: a meaning someone can have.
+            "SELECT Total, COUNT(*) AS Total FROM Invoice GROUP BY Total HAVING Total > 20",
+            "SELECT i.Total, SUM(i.Total) AS Total FROM Invoice i GROUP BY i.CustomerId, i.Total HAVING Total > 20",
         ]
         for sql in unchanged {
             #expect(HavingAliasCorrection().applied(to: sql, schema: schema) == nil, "\(sql)")
