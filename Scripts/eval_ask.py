@@ -168,6 +168,8 @@ def main():
                 "model_calls": (structured.get("usage") or {}).get("model_calls"),
                 "model_sql": structured.get("model_sql") if executed else None,
                 "rewrites": [{"rule": r.get("rule"), "kind": r.get("kind")} for r in structured.get("rewrites") or []],
+                "looked_again_for": structured.get("looked_again_for") or [],
+                "doubts": structured.get("doubts") or [],
             }
             # A guess won the vote: what would have run without guesses is the statement it rewrote.
             guesses = [r for r in structured.get("rewrites") or [] if r.get("kind") == "guess"]

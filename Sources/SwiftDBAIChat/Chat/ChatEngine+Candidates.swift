@@ -4,79 +4,60 @@ extension ChatEngine {
     /// A result and the statements that returned it.
     private struct Ballot {
         var signature: ResultSignature
-        /// The statements that returned it, the model's and the guesses'.
         var votes: Int
-        /// How many of them the model wrote: a result no model statement returned never wins.
-        var modelVotes: Int
         /// The first statement that returned it.
         var settled: Settled
     }
 
-    /// The read settled on, or another candidate's when more candidates return another result: a
-    /// small model's one greedy statement is often one of several plausible readings, and the
-    /// reading most candidates agree on is more often right.
+    /// The read settled on, or another candidate's when more candidates return another result
+    /// (``ChatConfiguration/candidates``): a small model's one greedy statement is often one of
+    /// several plausible readings, and the reading most samples agree on is more often right.
     ///
-    /// The candidates are, in order: the pipeline's guesses, each applied alone to the statement
-    /// settled on (``RewritePipeline/guesses(of:in:)``), and statements the model writes from
-    /// `asked` (the conversation up to the question, which a prompt cache already holds) at
-    /// ``ChatConfiguration/candidateTemperature``, given the equivalences and, when SQLite rejects
-    /// them, the repairs like the first statement. ``ChatConfiguration/candidates`` − 1 are
-    /// written, and at least one when a guess returns another result: a guess never wins alone,
-    /// only with a statement the model wrote. Every candidate may only read. One that fails,
-    /// writes or finds nothing casts no vote. When the model fails (a timeout, an error) or the
-    /// question is cancelled, the vote ends with the ballots cast. Writes are never voted on.
+    /// The candidates are written from `asked` (the conversation up to the question, which a
+    /// prompt cache already holds) at ``ChatConfiguration/candidateTemperature``, given the
+    /// equivalences and, when SQLite rejects them, the repairs like the first statement; they may
+    /// only read. One that fails, writes or finds nothing casts no vote. When the model fails (a
+    /// timeout, an error) or the question is cancelled, the vote ends with the ballots cast. Writes
+    /// are never voted on. When the statements disagree, the answer says so in its doubts.
     func voted(_ settled: Settled, asked: [ChatMessage], context: RewriteContext) async -> Settled {
-        guard case .rows(let result) = settled.outcome else { return settled }
-        var ballots = [Ballot(signature: ResultSignature(result), votes: 1, modelVotes: 1, settled: settled)]
-        for guess in pipeline.guesses(of: settled.sql, in: context) {
-            guard !Task.isCancelled, case .rows(let rows)? = try? await run(guess.sql, readsOnly: true), rows.rowCount > 0
-            else { continue }
-            let candidate = Settled(
-                sql: guess.sql, modelSQL: settled.modelSQL, rewrites: settled.rewrites + guess.applied, outcome: .rows(rows),
-                conversation: settled.conversation, attempts: settled.attempts)
-            Self.cast(candidate, signature: ResultSignature(rows), writtenByModel: false, into: &ballots)
-        }
-        let guessed = ballots.count > 1
-        let samples = max(configuration.candidates - 1, guessed ? 1 : 0)
-        var remaining = samples
+        guard configuration.candidates > 1, case .rows(let result) = settled.outcome else { return settled }
+        var ballots = [Ballot(signature: ResultSignature(result), votes: 1, settled: settled)]
+        var remaining = configuration.candidates - 1
         while remaining > 0, !Self.isDecided(ballots, remaining: remaining) {
             remaining -= 1
-            let number = samples - remaining + 1
+            let number = configuration.candidates - remaining
             let written: Settled?
             do {
-                written = try await candidate(number, of: samples + 1, asked: asked, context: context)
+                written = try await candidate(number, asked: asked, context: context)
             } catch {
                 break  // The model failed or the question was cancelled: the answer stands as it is.
             }
             guard var candidate = written, case .rows(let rows) = candidate.outcome, rows.rowCount > 0 else { continue }
             candidate.attempts = settled.attempts
-            Self.cast(candidate, signature: ResultSignature(rows), writtenByModel: true, into: &ballots)
+            Self.cast(candidate, signature: ResultSignature(rows), into: &ballots)
         }
-        var winner = Self.winner(of: ballots)
-        let written = ballots.map(\.modelVotes).reduce(0, +)
-        if ballots.filter({ $0.modelVotes > 0 }).count > 1 {
-            winner.settled.doubts.append(
-                "The model's statements disagree: \(winner.modelVotes) of the \(written) it wrote return this result.")
+        var winner = Self.winner(of: ballots).settled
+        let cast = ballots.map(\.votes).reduce(0, +)
+        if ballots.count > 1 {
+            winner.doubts.append("The model's statements disagree: \(Self.winner(of: ballots).votes) of the \(cast) that ran return this result.")
         }
-        return winner.settled
+        return winner
     }
 
     /// Counts a candidate's vote: for the ballot of its result, or a new ballot.
-    private static func cast(_ candidate: Settled, signature: ResultSignature, writtenByModel: Bool, into ballots: inout [Ballot]) {
-        let modelVote = writtenByModel ? 1 : 0
+    private static func cast(_ candidate: Settled, signature: ResultSignature, into ballots: inout [Ballot]) {
         if let index = ballots.firstIndex(where: { $0.signature == signature }) {
             ballots[index].votes += 1
-            ballots[index].modelVotes += modelVote
         } else {
-            ballots.append(Ballot(signature: signature, votes: 1, modelVotes: modelVote, settled: candidate))
+            ballots.append(Ballot(signature: signature, votes: 1, settled: candidate))
         }
     }
 
-    /// The result with rows and the most votes among those a model statement returned; among
-    /// equals, the earliest (the statement settled on comes first).
+    /// The result with rows and the most votes; among equals, the earliest (the statement settled
+    /// on comes first).
     private static func winner(of ballots: [Ballot]) -> Ballot {
         var best = ballots[0]
-        for ballot in ballots.dropFirst() where ballot.modelVotes > 0 && Self.rank(ballot) > Self.rank(best) {
+        for ballot in ballots.dropFirst() where Self.rank(ballot) > Self.rank(best) {
             best = ballot
         }
         return best
@@ -86,7 +67,7 @@ extension ChatEngine {
         (ballot.signature.isEmpty ? 0 : 1, ballot.votes)
     }
 
-    /// True when `remaining` more statements of the model cannot change the winner.
+    /// True when `remaining` more candidates cannot change the winner.
     private static func isDecided(_ ballots: [Ballot], remaining: Int) -> Bool {
         let leader = winner(of: ballots)
         if leader.signature.isEmpty { return false }
@@ -104,11 +85,11 @@ extension ChatEngine {
     /// or the statement fails after repairs or would write.
     ///
     /// - Throws: ``ChatError/model(_:)`` when the model fails (a timeout, an error, a cancellation).
-    private func candidate(_ number: Int, of total: Int, asked: [ChatMessage], context: RewriteContext) async throws(ChatError) -> Settled? {
+    private func candidate(_ number: Int, asked: [ChatMessage], context: RewriteContext) async throws(ChatError) -> Settled? {
         if Task.isCancelled { throw .model(.cancelled) }
         var request = sqlRequest(asked)
         request.options.temperature = configuration.candidateTemperature
-        stepObserver?(.writingCandidate(number: number, of: total))
+        stepObserver?(.writingCandidate(number: number, of: configuration.candidates))
         let response = try await respond(to: request)
         guard let written = SQLExtractor.sql(in: response) else { return nil }
         let prepared = pipeline.equivalences(of: written, in: context)

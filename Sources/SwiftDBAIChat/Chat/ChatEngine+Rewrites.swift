@@ -31,6 +31,22 @@ extension ChatEngine {
         return nil
     }
 
+    /// What the pipeline's guesses see in a read that ran, one line each: only the guesses whose
+    /// statement returns rows other than the read's (a guess that changes nothing tells nothing).
+    /// Told to the model on its second look, never applied: the model decides what to write.
+    func guessedDoubts(about settled: Settled, context: RewriteContext) async -> [String] {
+        guard case .rows(let result) = settled.outcome else { return [] }
+        let signature = ResultSignature(result)
+        var doubts: [String] = []
+        for guess in pipeline.guesses(of: settled.sql, in: context) {
+            guard !Task.isCancelled, case .rows(let rows)? = try? await run(guess.rewritten.sql, readsOnly: true),
+                  rows.rowCount > 0, ResultSignature(rows) != signature, !doubts.contains(guess.doubt)
+            else { continue }
+            doubts.append(guess.doubt)
+        }
+        return doubts
+    }
+
     /// What looks wrong in a read that ran, one fact per line: values compared with a column
     /// that does not hold them (`LiteralCheck`), keys of different tables compared
     /// (`KeyComparisonCheck`).

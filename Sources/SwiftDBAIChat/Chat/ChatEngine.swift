@@ -166,18 +166,20 @@ public actor ChatEngine {
         messages.append(.user(ChatPrompt.question(question, tables: tables, examples: examples, hints: hints)))
         let asked = messages
         let context = RewriteContext(schema: prompt.schema, profiles: profiles, question: question)
+        /// A read that returned no rows or looked wrong, kept while the model has one more look.
+        var firstLook: Settled?
+        /// What the model was told when it was asked to look again.
+        var lookedAgainFor: [String] = []
         /// The answer from the statement settled on, after other candidates had their vote, with
         /// what still looks wrong in it.
         func finish(_ settled: Settled) async -> ChatResponse {
             var chosen = await voted(settled, asked: asked, context: context)
             if chosen.isRead { chosen.doubts = Self.doubts(about: chosen.sql, context: context) + chosen.doubts }
+            chosen.lookedAgainFor = lookedAgainFor
             return await answer(question, chosen)
         }
 
         var lastFailure: (sql: String, error: SwiftDBAIError)?
-        /// A read that returned no rows or compared a column with a value it does not hold, kept
-        /// while the model has one more look.
-        var firstLook: Settled?
         var focused = false
         var fresh = true
         for attempt in 1...(configuration.maxRetries + 1) {
@@ -210,13 +212,13 @@ public actor ChatEngine {
                     sql: sql, modelSQL: written, rewrites: prepared.applied, outcome: outcome,
                     conversation: messages + answerMessages(response, sql: sql), attempts: attempt)
                 if let firstLook { return await finish(settled.isEmptyRead ? firstLook : settled) }
-                let doubts = settled.isRead ? Self.doubts(about: sql, context: context) : []
-                guard settled.isEmptyRead || !doubts.isEmpty, attempt <= configuration.maxRetries else {
-                    return await finish(settled)
-                }
-                // No rows, a value the column does not hold or keys of different tables compared
-                // is often a value in the wrong column or a wrong join: one more look.
+                guard settled.isRead, attempt <= configuration.maxRetries else { return await finish(settled) }
+                let doubts = Self.doubts(about: sql, context: context) + (await guessedDoubts(about: settled, context: context))
+                guard settled.isEmptyRead || !doubts.isEmpty else { return await finish(settled) }
+                // No rows, a value the column does not hold, keys of different tables compared or a
+                // reading of the question the statement may have missed: one more look.
                 firstLook = settled
+                lookedAgainFor = doubts.isEmpty ? [ChatPrompt.emptyResult] : doubts
                 let note = doubts.isEmpty ? ChatPrompt.emptyResult : ChatPrompt.doubtful(doubts)
                 messages = settled.conversation + [Self.reply(note, to: settled.conversation)]
             } catch where Self.isRetryable(error) {
@@ -260,6 +262,8 @@ public actor ChatEngine {
         var attempts: Int
         /// What looks wrong in the answer, for the user to check.
         var doubts: [String] = []
+        /// What the model was told when it was asked to look at its statement again.
+        var lookedAgainFor: [String] = []
 
         var isEmptyRead: Bool {
             if case .rows(let result) = outcome { return result.rowCount == 0 }
@@ -390,6 +394,7 @@ public actor ChatEngine {
         response.modelSQL = settled.modelSQL
         response.rewrites = settled.rewrites
         response.doubts = settled.doubts
+        response.lookedAgainFor = settled.lookedAgainFor
         response.modelCalls = meter.calls
         response.usage = meter.usage
         return response

@@ -31,6 +31,11 @@ public struct ChatResponse: Sendable, Hashable {
     /// Empty when nothing does.
     public var doubts: [String] = []
 
+    /// What the model was told when it was asked to look at its statement again, one line each
+    /// (a read that returned nothing, a value its column does not hold, a reading of the question
+    /// the statement may have missed); empty when its first statement stood unquestioned.
+    public var lookedAgainFor: [String] = []
+
     /// True when what ran is not what the model wrote.
     public var isRewritten: Bool { !rewrites.isEmpty }
 

@@ -112,6 +112,7 @@ struct AskTool: DatabaseTool {
             "sql": .string(response.sql),
             "model_sql": .string(response.modelSQL),
             "doubts": .array(response.doubts.map { .string($0) }),
+            "looked_again_for": .array(response.lookedAgainFor.map { .string($0) }),
             "rewrites": .array(response.rewrites.map { rewrite in
                 [
                     "rule": .string(rewrite.rule), "kind": .string(rewrite.kind.rawValue),

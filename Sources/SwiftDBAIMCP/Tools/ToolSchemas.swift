@@ -177,6 +177,11 @@ enum ToolSchemas {
                     "required": ["rule", "kind", "before", "after"],
                 ],
             ],
+            "looked_again_for": [
+                "type": "array",
+                "description": "What the model was told when it was asked to look at its statement again (no rows, a value its column does not hold, a reading of the question it may have missed); empty when its first statement stood.",
+                "items": ["type": "string"],
+            ],
             "doubts": [
                 "type": "array",
                 "description": "What looks wrong in the answer, for the user to check: a value its column does not hold, keys of different tables compared, statements of the model that disagree. Empty when nothing does.",

@@ -18,26 +18,6 @@ enum LiteralCheck {
         var storedValues: [String]
         /// Where the literal is in the statement, quotes included.
         var range: Range<String.Index>
-
-        /// The one stored value equal to `value` but for case and surrounding spaces, or nil.
-        var caseInsensitiveMatch: String? {
-            let wanted = value.trimmingCharacters(in: .whitespaces).lowercased()
-            let matches = storedValues.filter { $0.lowercased() == wanted }
-            return matches.count == 1 ? matches[0] : nil
-        }
-
-        /// The one stored value that holds `value` as whole words, or nil: `'Ohio City'` for a
-        /// column holding `'Kettlebird Ohio City'`, `'Kettlebird Easton'`, … (people shorten
-        /// names, and the model copies the question's words). At least three letters of
-        /// `value` and not one common word (`'for'`); no match when several values hold it.
-        var containingMatch: String? {
-            let wanted = NameWords.ofText(value)
-            guard value.filter(\.isLetter).count >= 3, !wanted.isEmpty,
-                  wanted.count > 1 || !ColumnMentions.commonWords.contains(wanted[0])
-            else { return nil }
-            let matches = storedValues.filter { !NameWords.positions(of: wanted, in: NameWords.ofText($0)).isEmpty }
-            return matches.count == 1 ? matches[0] : nil
-        }
     }
 
     /// The compared values that their column does not hold.

@@ -105,9 +105,8 @@ enum ColumnMentions {
         "date", "time", "name", "type", "code", "number", "value", "amount", "total", "count", "created", "updated",
     ]
 
-    /// One-word values too common in questions to be taken as the value (nor as part of one,
-    /// ``LiteralCheck/Finding/containingMatch``).
-    static let commonWords: Set<String> = [
+    /// One-word values too common in questions to be taken as the value.
+    private static let commonWords: Set<String> = [
         "all", "and", "any", "are", "average", "both", "count", "each", "every", "first", "for", "from", "give", "has",
         "have", "how", "last", "least", "less", "list", "many", "more", "most", "much", "name", "new", "none", "not",
         "number", "one", "other", "our", "per", "show", "the", "their", "them", "they", "this", "total", "two", "unknown",

@@ -1,7 +1,8 @@
 extension RewritePipeline {
     /// Every rule, in the order it applies within its kind. The order is part of the contract
     /// (a test holds it): repairs are tried in this order and the first that mends the error
-    /// wins; equivalences apply one after the other; each guess is tried alone.
+    /// wins; equivalences apply one after the other; each guess is tried alone, and their doubts
+    /// are told to the model in this order.
     static let standard = RewritePipeline(rules: [
         // Repairs of a statement SQLite rejected.
         ColumnQualifierRepair(),
@@ -15,11 +16,9 @@ extension RewritePipeline {
         NotInNullCorrection(),
         AntiJoinCorrection(),
         HavingAliasCorrection(),
-        // Guesses: candidates for the vote, never replacements of a statement that runs.
-        StoredValueGuess(),
+        // Guesses: doubts told to the model, never replacements of a statement that runs.
         DateBoundCorrection(),
         CentsCorrection(),
-        KeyJoinCorrection(),
         EntityGrouping(),
         UnusedJoinRemoval(),
         RepeatedRowCorrection(),
@@ -27,7 +26,6 @@ extension RewritePipeline {
         CountDistinctCorrection(),
         SuperlativeCorrection(),
         RoundingCorrection(),
-        GroupKeyOrder(),
         FullNameCorrection(),
     ])
 }

@@ -6,8 +6,9 @@ import SwiftDBAI
 /// - equivalences, in order, before the statement first runs (``equivalences(of:in:)``);
 /// - repairs after SQLite rejects it: the first repair that applies, then the equivalences again
 ///   on the repaired statement (``repaired(_:in:)``);
-/// - guesses after a read ran: each alone, giving one more candidate for the vote, never a
-///   replacement of a statement that runs (``guesses(of:in:)``).
+/// - guesses after a read ran: each alone, giving a reading of the question the statement may
+///   have missed, which the model is told as a doubt; a guess never replaces a statement that
+///   runs (``guesses(of:in:)``).
 ///
 /// Every rule that changes the statement is recorded as an ``AppliedRewrite``. Only statements
 /// that read, as written, are rewritten: a write keeps what the model wrote.
@@ -58,19 +59,32 @@ struct RewritePipeline: Sendable {
         return nil
     }
 
-    /// One alternative statement per guess that applies to a read, each guess applied alone to
-    /// `sql` and then given the equivalences; alternatives that repeat an earlier one are left out.
-    func guesses(of sql: String, in context: RewriteContext) -> [Rewritten] {
+    /// A reading of the question that a statement may have missed: the statement a guess would
+    /// make of it, and what the model is told.
+    struct Guess: Sendable, Hashable {
+        /// The guess's name.
+        var rule: String
+        /// The statement rewritten by the guess alone, then given the equivalences.
+        var rewritten: Rewritten
+        /// What the guess sees, for the model.
+        var doubt: String
+    }
+
+    /// The guesses that apply to a read, each applied alone to `sql`; a guess that has nothing to
+    /// tell the model, or makes a statement an earlier one made, is left out.
+    func guesses(of sql: String, in context: RewriteContext) -> [Guess] {
         let statement = ParsedStatement(sql, schema: context.schema)
         guard statement.isQuery else { return [] }
-        var alternatives: [Rewritten] = []
+        var guesses: [Guess] = []
         for rule in rules where rule.kind == .guess {
-            guard let (rewritten, _) = apply(rule, to: statement, in: context) else { continue }
+            guard let doubt = rule.doubt(in: context), let (rewritten, _) = apply(rule, to: statement, in: context) else { continue }
             var result = equivalences(of: rewritten, in: context)
             result.applied.insert(AppliedRewrite(rule: rule.name, kind: rule.kind, before: sql, after: rewritten), at: 0)
-            if !alternatives.contains(where: { $0.sql == result.sql }) { alternatives.append(result) }
+            if !guesses.contains(where: { $0.rewritten.sql == result.sql }) {
+                guesses.append(Guess(rule: rule.name, rewritten: result, doubt: doubt))
+            }
         }
-        return alternatives
+        return guesses
     }
 
     /// The rule applied to the statement as many times as it may: the final text and its parse,

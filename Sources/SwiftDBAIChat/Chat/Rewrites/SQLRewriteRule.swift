@@ -17,10 +17,15 @@ protocol SQLRewriteRule: Sendable {
     var maxApplications: Int { get }
     /// The statement rewritten, or nil when the rule does not apply.
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String?
+    /// For a guess: what it sees in a statement it would rewrite, told to the model as a doubt
+    /// (one line, no SQL: the model decides what to write). Nil for the other kinds.
+    func doubt(in context: RewriteContext) -> String?
 }
 
 extension SQLRewriteRule {
     var maxApplications: Int { 1 }
+
+    func doubt(in context: RewriteContext) -> String? { nil }
 }
 
 /// What a rule may read besides the statement.

@@ -1,6 +1,6 @@
 import SwiftDBAI
 
-/// A light SQL tokenizer for repairs of model-written SQL: words, quoted identifiers and single
+/// A light SQL tokenizer for the rewrites of model-written SQL: words, quoted identifiers and single
 /// punctuation characters, with their ranges; comments are skipped, and string literals too
 /// unless asked for.
 ///
@@ -111,8 +111,8 @@ struct SQLTokens {
     }
 
     /// True for a statement that only reads, as written: it starts with SELECT, or with WITH
-    /// and names no INSERT, UPDATE, DELETE or REPLACE. Corrections leave writes as the model
-    /// wrote them: `SET status = 'active'` is a value to store, not a comparison to fix.
+    /// and names no INSERT, UPDATE, DELETE or REPLACE. The rewrite pipeline leaves writes as the
+    /// model wrote them: `SET status = 'active'` is a value to store, not a comparison to fix.
     static func isQuery(_ tokens: [Token]) -> Bool {
         guard let first = tokens.first else { return false }
         if first.isKeyword("select") { return true }

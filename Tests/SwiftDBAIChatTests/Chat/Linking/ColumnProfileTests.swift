@@ -71,9 +71,9 @@ struct ColumnProfileTests {
         #expect(ColumnMentions.nullHints(for: "How many staff are there on each date?", profiles: profiles, schema: schema).isEmpty)
     }
 
-    @Test("compared values a category column does not hold are found in =, <>, != and IN, qualified or not; case slips are corrected")
+    @Test("compared values a category column does not hold are found in =, <>, != and IN, qualified or not; case slips too")
     func literalCheck() async throws {
-        let (executor, schema, profiles, _) = try await fixture()
+        let (_, schema, profiles, _) = try await fixture()
         let findings = LiteralCheck.findings(
             in: "SELECT COUNT(*) FROM fine f JOIN staff s ON s.staff_id = f.staff_id WHERE f.reason = 'Late' AND job_title IN ('Library Assistant', 'Director') AND s.job_title <> 'Boss'",
             schema: schema, profiles: profiles)
@@ -91,31 +91,14 @@ struct ColumnProfileTests {
         for sql in fine {
             #expect(LiteralCheck.findings(in: ParsedStatement(sql, schema: schema), schema: schema, profiles: profiles).isEmpty, "\(sql)")
         }
-        let corrected = try #require(StoredValueGuess().applied(to: 
-            "SELECT COUNT(*) FROM staff WHERE job_title = 'library assistant ' OR job_title = 'Director'", schema: schema, profiles: profiles))
-        #expect(corrected == "SELECT COUNT(*) FROM staff WHERE job_title = 'Library Assistant' OR job_title = 'Director'")
-        #expect(try await executor.query(corrected).rows == [[.integer(2)]])
-        #expect(StoredValueGuess().applied(to: "SELECT 1", schema: schema, profiles: profiles) == nil)
-        let shortened = try #require(StoredValueGuess().applied(to: 
-            "SELECT COUNT(*) FROM fine WHERE reason = 'late' OR reason IN ('pickup', 'Damage')", schema: schema, profiles: profiles))
-        #expect(shortened == "SELECT COUNT(*) FROM fine WHERE reason = 'Late return' OR reason IN ('Ready for Pickup', 'Damage')",
-                "a value that is part of exactly one stored value, as whole words, becomes that value")
-        #expect(try await executor.query(shortened).rows == [[.integer(4)]])
-        for unchanged in [
-            "SELECT COUNT(*) FROM staff WHERE job_title = 'Assistant Manager'",
-            "SELECT COUNT(*) FROM fine WHERE reason = 'Lat'",
-            "SELECT COUNT(*) FROM fine WHERE reason = 'Re'",
-            "SELECT COUNT(*) FROM fine WHERE reason = 'for'",
-        ] {
-            #expect(StoredValueGuess().applied(to: unchanged, schema: schema, profiles: profiles) == nil,
-                    "no stored value, or one too short or only part of a word: \(unchanged)")
-        }
+        let slips = LiteralCheck.findings(
+            in: "SELECT COUNT(*) FROM staff WHERE job_title = 'library assistant ' OR job_title = 'Director'", schema: schema, profiles: profiles)
+        #expect(slips.map(\.value) == ["library assistant ", "Director"], "a case slip is a finding: the model is told the values")
         for write in [
             "UPDATE staff SET job_title = 'library assistant' WHERE job_title = 'Library'",
             "WITH x AS (SELECT 1) DELETE FROM fine WHERE reason = 'damage'",
         ] {
             #expect(LiteralCheck.findings(in: ParsedStatement(write, schema: schema), schema: schema, profiles: profiles).isEmpty, "a write stays as written: \(write)")
-            #expect(StoredValueGuess().applied(to: write, schema: schema, profiles: profiles) == nil)
         }
         #expect(LiteralCheck.findings(in: "WITH t AS (SELECT * FROM fine) SELECT COUNT(*) FROM t, fine WHERE fine.reason = 'damage'",
                                       schema: schema, profiles: profiles).map(\.value) == ["damage"])

@@ -11,8 +11,8 @@ struct RewritePipelineTests {
         #expect(rules.map(\.name) == [
             "column_qualifier", "unquoted_name", "folded_name", "join_bridge", "foreign_function", "near_name",
             "date_difference", "not_in_null", "anti_join", "having_alias",
-            "stored_value", "date_bound", "cents", "key_join", "entity_grouping", "unused_join", "repeated_row",
-            "empty_group", "count_distinct", "superlative", "rounding", "group_key_order", "full_name",
+            "date_bound", "cents", "entity_grouping", "unused_join", "repeated_row",
+            "empty_group", "count_distinct", "superlative", "rounding", "full_name",
         ])
         #expect(Set(rules.map(\.name)).count == rules.count)
         #expect(rules.map(\.kind) == rules.map(\.kind).sorted())
@@ -36,7 +36,7 @@ struct RewritePipelineTests {
         #expect(reversed.equivalences(of: sql, in: context).applied.map(\.rule) == ["anti_join", "not_in_null"])
     }
 
-    @Test("a kind left out is never applied; guesses are never equivalences")
+    @Test("a kind left out is never applied; a guess gives a statement and a doubt, never an equivalence")
     func restrictedKinds() async throws {
         let (_, schema, profiles, _) = try await ShopDatabase.fixture()
         let context = RewriteContext(schema: schema, profiles: profiles, question: "What is the average rating, rounded to two decimals?")
@@ -45,7 +45,10 @@ struct RewritePipelineTests {
         #expect(withoutEquivalences.equivalences(of: notIn, in: context) == .init(sql: notIn, applied: []))
         let average = "SELECT AVG(rating) FROM reviews"
         #expect(RewritePipeline.standard.equivalences(of: average, in: context).applied.isEmpty)
-        #expect(RewritePipeline.standard.guesses(of: average, in: context).map { $0.applied.map(\.rule) } == [["rounding"]])
+        let guesses = RewritePipeline.standard.guesses(of: average, in: context)
+        #expect(guesses.map(\.rule) == ["rounding"] && guesses.map { $0.rewritten.applied.map(\.kind) } == [[.guess]])
+        #expect(guesses.first?.rewritten.sql == "SELECT ROUND(AVG(rating), 2) FROM reviews")
+        #expect(guesses.first?.doubt == "The question asks for the result rounded to 2 decimal places; the statement does not round it.")
         #expect(RewritePipeline.standard.restricted(to: [.repair, .equivalence]).guesses(of: average, in: context).isEmpty)
     }
 

@@ -15,6 +15,11 @@ struct CentsCorrection: SQLRewriteRule {
     let name = "cents"
     let kind = SQLRewriteKind.guess
 
+    func doubt(in context: RewriteContext) -> String? {
+        "Columns named like …_cents hold cents: a dollar amount is 100 times as many cents, and dividing cents by 100 "
+            + "as integers drops the cents (divide by 100.0)."
+    }
+
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
         let sql = statement.sql
         let question = context.question

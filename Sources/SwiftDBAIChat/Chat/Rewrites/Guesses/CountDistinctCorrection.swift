@@ -19,6 +19,10 @@ struct CountDistinctCorrection: SQLRewriteRule {
     let name = "count_distinct"
     let kind = SQLRewriteKind.guess
 
+    func doubt(in context: RewriteContext) -> String? {
+        "The question counts different things, each once; the statement counts rows, one per match of the join."
+    }
+
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
         let sql = statement.sql
         let question = context.question

@@ -14,6 +14,11 @@ struct DateBoundCorrection: SQLRewriteRule {
     let name = "date_bound"
     let kind = SQLRewriteKind.guess
 
+    func doubt(in context: RewriteContext) -> String? {
+        "A column it compares with a date alone holds times of day too: compared as text, the last day is cut off or "
+            + "taken whole; compare date(column) to mean whole days."
+    }
+
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
         let sql = statement.sql
         let schema = context.schema

@@ -18,6 +18,10 @@ struct EmptyGroupCorrection: SQLRewriteRule {
     let name = "empty_group"
     let kind = SQLRewriteKind.guess
 
+    func doubt(in context: RewriteContext) -> String? {
+        "The question includes the groups that have none, which an inner join leaves out: they should count 0."
+    }
+
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
         let sql = statement.sql
         let question = context.question

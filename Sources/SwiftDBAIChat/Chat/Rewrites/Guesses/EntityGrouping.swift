@@ -16,6 +16,10 @@ struct EntityGrouping: SQLRewriteRule {
     let name = "entity_grouping"
     let kind = SQLRewriteKind.guess
 
+    func doubt(in context: RewriteContext) -> String? {
+        "It groups by a name, which merges different rows that share a name; group by the table's key as well."
+    }
+
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
         let sql = statement.sql
         let schema = context.schema

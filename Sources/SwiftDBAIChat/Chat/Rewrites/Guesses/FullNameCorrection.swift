@@ -18,6 +18,10 @@ struct FullNameCorrection: SQLRewriteRule {
     let name = "full_name"
     let kind = SQLRewriteKind.guess
 
+    func doubt(in context: RewriteContext) -> String? {
+        "The question asks for full names: one column holding the first and the last name, not two columns."
+    }
+
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
         let sql = statement.sql
         let question = context.question

@@ -13,6 +13,10 @@ struct RepeatedRowCorrection: SQLRewriteRule {
     let name = "repeated_row"
     let kind = SQLRewriteKind.guess
 
+    func doubt(in context: RewriteContext) -> String? {
+        "The join lists each row once per matching row of the joined table, so rows repeat."
+    }
+
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
         let sql = statement.sql
         let schema = context.schema

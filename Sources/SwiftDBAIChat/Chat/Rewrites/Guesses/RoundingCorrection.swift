@@ -14,6 +14,11 @@ struct RoundingCorrection: SQLRewriteRule {
     let name = "rounding"
     let kind = SQLRewriteKind.guess
 
+    func doubt(in context: RewriteContext) -> String? {
+        guard let places = Self.places(in: context.question) else { return nil }
+        return "The question asks for the result rounded to \(places) decimal place\(places == 1 ? "" : "s"); the statement does not round it."
+    }
+
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
         let sql = statement.sql
         let question = context.question

@@ -13,6 +13,11 @@ struct SuperlativeCorrection: SQLRewriteRule {
     let name = "superlative"
     let kind = SQLRewriteKind.guess
 
+    func doubt(in context: RewriteContext) -> String? {
+        guard let function = Self.extreme(in: context.question) else { return nil }
+        return "The question asks for the \(function == "MAX" ? "highest" : "lowest") single value, not a total; the statement adds values up."
+    }
+
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
         let sql = statement.sql
         let question = context.question

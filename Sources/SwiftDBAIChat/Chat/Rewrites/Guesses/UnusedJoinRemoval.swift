@@ -18,6 +18,10 @@ struct UnusedJoinRemoval: SQLRewriteRule {
     let name = "unused_join"
     let kind = SQLRewriteKind.guess
 
+    func doubt(in context: RewriteContext) -> String? {
+        "It joins a table it uses no column of: that join repeats rows (once per match) or drops those with none."
+    }
+
     /// Each application removes one join; a table joined through a removed one may go next.
     let maxApplications = 8
 
