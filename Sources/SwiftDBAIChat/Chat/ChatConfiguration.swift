@@ -66,7 +66,7 @@ public struct ChatConfiguration: Sendable, Hashable {
     public var candidateTemperature: Double
     /// The kinds of rewrites applied to the model's SQL (all by default): without `.repair`, a
     /// failed statement goes back to the model at once; without `.equivalence`, the model's
-    /// statement runs as written; without `.guess`, no guess becomes a candidate.
+    /// statement runs as written; without `.guess`, the model is never told what a guess sees.
     public var rewriteKinds: Set<SQLRewriteKind>
     /// Questions with the SQL that answers them, from someone who knows the database: the ones
     /// most like each question are shown to the model with it.

@@ -13,13 +13,13 @@ import SwiftDBAI
 /// same classifier, policy and confirmation as every tool → on a compile or SQLite error
 /// (bounded retries): the pipeline's repairs, up to three in a row, then the question asked
 /// afresh with only the tables it links to (`SchemaLinker`), then the error fed back; a read that
-/// returns no rows or looks wrong (`LiteralCheck`, `KeyComparisonCheck`) gets one more look →
-/// the vote: the pipeline's guesses, and with ``ChatConfiguration/candidates`` above 1 more
-/// statements sampled from the same prompt, each a candidate; the result most of them return
-/// wins, and a guess wins only when a statement the model wrote agrees with it
-/// (`ResultSignature`) → summary, asked in the same conversation so only the result is new to
-/// the model (model-written, deterministic fallback) → chart detection. Every answer carries the
-/// model's SQL, what ran, and each rewrite between them.
+/// returns no rows or looks wrong (`LiteralCheck`, `KeyComparisonCheck`, or a reading of the
+/// question the pipeline's guesses see) gets one more look, the model told why → with
+/// ``ChatConfiguration/candidates`` above 1, more statements sampled from the same prompt, and the
+/// result most of them return wins (`ResultSignature`) → summary, asked in the same conversation
+/// so only the result is new to the model (model-written, deterministic fallback) → chart
+/// detection. Every answer carries the model's SQL, what ran, each rewrite between them, why the
+/// model was asked again, and what still looks wrong.
 /// Conversations keep a window of earlier turns, so "now only the ones from 2024" refines the
 /// previous question.
 ///

@@ -2,7 +2,7 @@
 ///
 /// The kinds decide what a rewrite is allowed to do to an answer: a *repair* only mends a
 /// statement SQLite rejected, an *equivalence* only changes what nobody could have meant, and a
-/// *guess* never replaces a statement that runs.
+/// *guess* never changes a statement at all: it is a doubt told to the model.
 public enum SQLRewriteKind: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
     /// The statement failed to compile or run, and the rule mends it mechanically (a column on the
     /// wrong alias, a function of another SQL dialect). Applied only after SQLite rejects it.
@@ -12,8 +12,8 @@ public enum SQLRewriteKind: String, Sendable, Hashable, CaseIterable, Codable, C
     /// `IS NULL` never matches. Applied before the statement runs.
     case equivalence
     /// Reads the question's wording or guesses at intent. It never replaces a statement that
-    /// runs: its statement is one more candidate in the vote, and wins only when another statement
-    /// the model writes returns the same result.
+    /// runs: when its statement would return other rows, what it sees is told to the model as a
+    /// doubt, once, and the model decides what to write.
     case guess
 
     public static func < (lhs: SQLRewriteKind, rhs: SQLRewriteKind) -> Bool {
