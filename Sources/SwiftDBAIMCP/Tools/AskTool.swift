@@ -19,9 +19,10 @@ struct AskTool: DatabaseTool {
             title: "Ask the database in plain language",
             description: """
                 Answers a question about the data in plain language: a language model writes one SQLite statement, the \
-                server checks and runs it under the same rules as the other tools, and returns a short answer, the SQL, \
-                the rows and a suggested chart. Pass the conversation_id of an earlier answer to ask a follow-up \
-                ("now only the ones from 2024").
+                server checks and runs it under the same rules as the other tools, and returns a short answer, the SQL \
+                that ran (sql) and the one the model wrote (model_sql) with every rewrite between them, the rows, a \
+                suggested chart and what to check before trusting the answer (doubts). Pass the conversation_id of an \
+                earlier answer to ask a follow-up ("now only the ones from 2024").
                 """,
             inputSchema: InputSchema.object([
                 "question": InputSchema.scalar("string", "The question, in plain language."),

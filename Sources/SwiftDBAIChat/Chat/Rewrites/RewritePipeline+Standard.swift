@@ -17,15 +17,8 @@ extension RewritePipeline {
         AntiJoinCorrection(),
         HavingAliasCorrection(),
         // Guesses: doubts told to the model, never replacements of a statement that runs.
-        DateBoundCorrection(),
-        CentsCorrection(),
-        EntityGrouping(),
-        UnusedJoinRemoval(),
-        RepeatedRowCorrection(),
-        EmptyGroupCorrection(),
-        CountDistinctCorrection(),
-        SuperlativeCorrection(),
-        RoundingCorrection(),
-        FullNameCorrection(),
+        CentsGuess(),
+        EmptyGroupGuess(),
+        RoundingGuess(),
     ])
 }

@@ -220,17 +220,6 @@ struct SQLTokens {
 
     private static func isDigit(_ character: Character) -> Bool { character.isASCII && character.isNumber }
 
-    /// True when the top-level ORDER BY names a result column by its position (`ORDER BY 2`),
-    /// which moving or merging result columns would change.
-    static func ordersByPosition(_ tokens: [SQLTokens.Token]) -> Bool {
-        guard let order = topLevelIndex(of: "order", in: tokens), order + 1 < tokens.count, tokens[order + 1].isKeyword("by")
-        else { return false }
-        let end = topLevelIndex(ofAny: ["limit", "window"], in: tokens, from: order + 2)
-        return topLevelParts(of: tokens, from: order + 2, to: end).contains { term in
-            number(startingAt: term.lowerBound, in: tokens) != nil
-        }
-    }
-
     /// The index of the first `keyword` outside parentheses, or nil.
     static func topLevelIndex(of keyword: String, in tokens: [Token]) -> Int? {
         var depth = 0

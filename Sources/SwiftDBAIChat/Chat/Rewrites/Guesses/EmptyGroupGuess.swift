@@ -1,20 +1,21 @@
 import Foundation
 import SwiftDBAI
 
-/// Keeps the groups with nothing in them when the question asks for them: "How many members
-/// does each plan have? Include plans nobody is on." written as `SELECT p.name, COUNT(*) FROM
-/// MembershipPlan p JOIN Member m ON m.planId = p.id GROUP BY p.name` drops the plans with no
-/// member; it becomes `… FROM MembershipPlan p LEFT JOIN Member m ON m.planId = p.id …` with
-/// `COUNT(m.id)`, so that they are counted as 0.
+/// Sees the groups with nothing in them that a question asks for and a statement drops: "How
+/// many members does each plan have? Include plans nobody is on." written as `SELECT p.name,
+/// COUNT(*) FROM MembershipPlan p JOIN Member m ON m.planId = p.id GROUP BY p.name` drops the
+/// plans with no member; its statement is `… FROM MembershipPlan p LEFT JOIN Member m ON
+/// m.planId = p.id …` with `COUNT(m.id)`, which counts them as 0.
 ///
-/// Applied when the question says "include", "including" or "even" and, in the same sentence,
+/// It reads a question that says "include", "including" or "even" and, in the same sentence,
 /// "no", "none", "nobody", "never", "without" or "zero"; to one SELECT of two tables inner-joined
 /// on one foreign-key equality, grouped by columns of the referred table only, with one COUNT
 /// of `*` or of a column of the referring table, and no WHERE or HAVING that names the
 /// referring table (it would drop the empty groups again). When the referring table is written
-/// first, the two trade places. Only statements that read are changed. The rewritten statement
-/// goes through the classifier and policy like any other.
-struct EmptyGroupCorrection: SQLRewriteRule {
+/// first, the two trade places. A sentence that also says "only", "exclude", "except", "skip" or
+/// "omit" does not count. A guess: when its statement returns other rows, the model is told the
+/// question includes the groups with none; it is never applied.
+struct EmptyGroupGuess: SQLRewriteRule {
     let name = "empty_group"
     let kind = SQLRewriteKind.guess
 
@@ -70,6 +71,7 @@ struct EmptyGroupCorrection: SQLRewriteRule {
             let words = Set(sentence.split { !($0.isLetter || $0.isNumber) }.map(String.init))
             return !words.isDisjoint(with: ["include", "including", "even"])
                 && !words.isDisjoint(with: ["no", "none", "nobody", "never", "without", "zero"])
+                && words.isDisjoint(with: ["only", "exclude", "excluding", "except", "skip", "omit"])
         }
     }
 

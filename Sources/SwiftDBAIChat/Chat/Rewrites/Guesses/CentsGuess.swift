@@ -1,17 +1,17 @@
 import Foundation
 import SwiftDBAI
 
-/// Keeps money stored in cents right when a question asks in dollars, for columns whose names
-/// say cents (`price_cents`, `totalCents`):
+/// Money stored in cents, in columns whose names say so (`price_cents`, `totalCents`), read as a
+/// question in dollars means it:
 /// - `SUM(amount_cents / 100)` or `SUM(amount_cents) / 100` divides integers, which drops the
-///   cents of every row; `100` becomes `100.0`.
-/// - "tickets over $200" written as `price_cents > 200` compares cents with dollars; a number
-///   equal to an amount the question gives in dollars (`$200`, `200 dollars`) is multiplied
-///   by 100.
+///   cents of every row (its statement: `100.0`);
+/// - "tickets over $200" written as `price_cents > 200` compares cents with dollars (its
+///   statement: `20000`, for a number that is, alone, an amount the question gives in dollars:
+///   `price_cents > 20 * 100` is already in cents).
 ///
-/// Only statements that read are changed. The rewritten statement goes through the classifier
-/// and policy like any other.
-struct CentsCorrection: SQLRewriteRule {
+/// A guess: it reads the column's name and the question's amounts. When its statement returns
+/// other rows, the model is told that the column holds cents; it is never applied.
+struct CentsGuess: SQLRewriteRule {
     let name = "cents"
     let kind = SQLRewriteKind.guess
 
@@ -118,13 +118,22 @@ struct CentsCorrection: SQLRewriteRule {
             }
             for start in numbers {
                 guard let number = SQLTokens.number(startingAt: start, in: tokens), amounts.contains(number.value),
-                      start == 0 || tokens[start - 1].text != "."
+                      start == 0 || tokens[start - 1].text != ".", isLoneOperand(start..<(number.last + 1), in: tokens)
                 else { continue }
                 let cents = Int((number.value * 100).rounded())
                 edits.append(SQLTokens.Edit(range: tokens[start].range.lowerBound..<tokens[number.last].range.upperBound, text: String(cents)))
             }
         }
         return edits
+    }
+
+    /// True when no arithmetic joins the number at `range` to what is beside it: `20` of
+    /// `20 * 100` is part of an amount already converted, not an amount in dollars.
+    private static func isLoneOperand(_ range: Range<Int>, in tokens: [SQLTokens.Token]) -> Bool {
+        let arithmetic: Set<String> = ["*", "/", "+", "-", "%"]
+        let before = range.lowerBound - 1, after = range.upperBound
+        return !(before >= 0 && tokens[before].kind == .symbol && arithmetic.contains(tokens[before].text))
+            && !(after < tokens.count && tokens[after].kind == .symbol && arithmetic.contains(tokens[after].text))
     }
 
     /// The amounts a question gives in dollars: `$200`, `$1,250.50`, `200 dollars`.

@@ -1,16 +1,17 @@
 import Foundation
 import SwiftDBAI
 
-/// Rounds what the question asks to round: "What is the average rating, rounded to two
-/// decimals?" answered with `SELECT AVG(rating) FROM reviews` gets `ROUND(AVG(rating), 2)`.
-/// Small models often drop the rounding a question spells out.
+/// Sees the rounding a question asks for and a statement leaves out: "What is the average
+/// rating, rounded to two decimals?" answered with `SELECT AVG(rating) FROM reviews`; its
+/// statement is `ROUND(AVG(rating), 2)`. Small models often drop the rounding a question spells
+/// out.
 ///
-/// Applied when the question names the places ("to two decimal places", "to 1 decimal",
-/// "to the nearest cent", "to the nearest whole number") and the statement has no `ROUND`:
-/// each result column of the outer SELECT that averages, sums or divides is wrapped, its alias
-/// kept. Only statements that read are changed. The rewritten statement goes through the
-/// classifier and policy like any other.
-struct RoundingCorrection: SQLRewriteRule {
+/// It sees a question that names the places ("to two decimal places", "to 1 decimal", "to the
+/// nearest cent", "to the nearest whole number") and a statement with no `ROUND`; its statement
+/// wraps each result column of the outer SELECT that averages, sums or divides, its alias kept.
+/// A guess: when that statement returns other rows, the model is told the question asks for the
+/// rounding; it is never applied.
+struct RoundingGuess: SQLRewriteRule {
     let name = "rounding"
     let kind = SQLRewriteKind.guess
 
@@ -43,14 +44,23 @@ struct RoundingCorrection: SQLRewriteRule {
     }
 
     /// The decimal places a question asks for, or nil when it asks for no rounding.
+    /// A number of places counts only as the places of a result: anywhere in a question that says
+    /// "round", else after "to" or "with" at the end of a phrase ("to two decimals", "with 1
+    /// decimal place."); "products with two decimal prices" is a fact about the data.
     static func places(in question: String) -> Int? {
         let text = question.lowercased()
+        let rounds = text.range(of: #"\bround"#, options: .regularExpression) != nil
         if text.contains("nearest cent") { return 2 }
         if text.range(of: #"nearest (whole number|integer|dollar|whole)"#, options: .regularExpression) != nil { return 0 }
         let numbers = ["zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "0": 0, "1": 1, "2": 2, "3": 3, "4": 4]
-        guard let range = text.range(of: #"\b(zero|one|two|three|four|[0-4])\s+decimal"#, options: .regularExpression) else { return nil }
-        let word = text[range].split(separator: " ").first.map(String.init) ?? ""
-        return numbers[word]
+        // Without "round": "to/with N decimals (places, digits)", and no other word of the
+        // sentence after it ("with two decimal prices" is about prices).
+        let pattern = rounds
+            ? #"\b(zero|one|two|three|four|[0-4])\s+decimal"#
+            : #"\b(to|with) (zero|one|two|three|four|[0-4])\s+decimals?(\s+(places?|digits?))?(?!\s+(?!and\b|or\b|then\b|please\b)[a-z])"#
+        guard let range = text.range(of: pattern, options: .regularExpression) else { return nil }
+        let words = text[range].split(separator: " ").map(String.init)
+        return words.lazy.compactMap { numbers[$0] }.first
     }
 
     /// True for a token that makes a result column fractional: an average, a sum, a division.
