@@ -11,8 +11,7 @@ struct RewritePipelineTests {
         #expect(rules.map(\.name) == [
             "column_qualifier", "unquoted_name", "folded_name", "join_bridge", "foreign_function", "near_name",
             "date_difference", "not_in_null", "anti_join", "having_alias",
-            "date_bound", "cents", "entity_grouping", "unused_join", "repeated_row",
-            "empty_group", "count_distinct", "superlative", "rounding", "full_name",
+            "cents", "empty_group", "rounding",
         ])
         #expect(Set(rules.map(\.name)).count == rules.count)
         #expect(rules.map(\.kind) == rules.map(\.kind).sorted())
