@@ -171,13 +171,6 @@ def main():
                 "looked_again_for": structured.get("looked_again_for") or [],
                 "doubts": structured.get("doubts") or [],
             }
-            # A guess won the vote: what would have run without guesses is the statement it rewrote.
-            guesses = [r for r in structured.get("rewrites") or [] if r.get("kind") == "guess"]
-            if guesses:
-                plain_rows = run_gold(source, guesses[0].get("before", ""))
-                outcome["without_guesses_correct"] = plain_rows is not None and rows_equal(plain_rows, gold, question["ordered"])
-            else:
-                outcome["without_guesses_correct"] = correct
             if outcome["model_sql"] and outcome["model_sql"] != outcome["sql"]:
                 model_rows = run_gold(source, outcome["model_sql"])
                 outcome["model_correct"] = model_rows is not None and rows_equal(model_rows, gold, question["ordered"])
@@ -232,18 +225,9 @@ def main():
     if rewritten:
         print("Rewrites applied:     " + ", ".join(f"{rule} ({kind}) {n}" for (kind, rule), n in sorted(rewritten.items())))
     changed = [o for o in outcomes if o["model_sql"] and o["model_sql"] != o["sql"]]
-    guessed = [o for o in outcomes if any(r["kind"] == "guess" for r in o["rewrites"])]
-    if guessed:
-        without = sum(o["without_guesses_correct"] for o in outcomes)
-        print(f"Guesses that won:     {len(guessed)}; without guesses {without}/{count} correct (with them {correct})")
-        by_rule = collections.defaultdict(lambda: [0, 0, 0])
-        for o in guessed:
-            rule = next(r["rule"] for r in o["rewrites"] if r["kind"] == "guess")
-            by_rule[rule][0] += 1
-            by_rule[rule][1] += o["correct"] and not o["without_guesses_correct"]
-            by_rule[rule][2] += o["without_guesses_correct"] and not o["correct"]
-        print("  by rule (won, right only with it, right only without it): "
-              + ", ".join(f"{rule} {w}/{g}/{l}" for rule, (w, g, l) in sorted(by_rule.items())))
+    looked = [o for o in outcomes if o["looked_again_for"]]
+    if looked:
+        print(f"Second looks:         {len(looked)} question(s); right after one {sum(o['correct'] for o in looked)}")
     if changed:
         helped = sum(o["correct"] and not o["model_correct"] for o in changed)
         hurt = sum(o["model_correct"] and not o["correct"] for o in changed)

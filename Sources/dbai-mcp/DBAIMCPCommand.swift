@@ -104,7 +104,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     var llmCandidates: Int = ChatConfiguration().candidates
 
     @Option(name: .customLong("llm-rewrites"), help: ArgumentHelp(
-        "The kinds of rewrites of the model's SQL for `ask`, comma-separated: repair (mend a statement SQLite rejected), equivalence (change nothing anyone could mean), guess (a candidate that wins only when the model agrees); none for the model's SQL as written.",
+        "The kinds of rewrites of the model's SQL for `ask`, comma-separated: repair (mend a statement SQLite rejected), equivalence (change nothing anyone could mean), guess (a reading of the question the statement may miss, told to the model, never applied); none for the model's SQL as written.",
         valueName: "kinds"))
     var llmRewrites: RewriteKindList = RewriteKindList(kinds: ChatConfiguration().rewriteKinds)
 
@@ -296,32 +296,3 @@ struct DBAIMCPCommand: AsyncParsableCommand {
 }
 
 extension ChatConfiguration.SQLOutputMode: ExpressibleByArgument {}
-
-/// `--llm-rewrites`: kinds of rewrites, comma-separated, or `none`.
-struct RewriteKindList: ExpressibleByArgument {
-    var kinds: Set<SQLRewriteKind>
-
-    init(kinds: Set<SQLRewriteKind>) {
-        self.kinds = kinds
-    }
-
-    init?(argument: String) {
-        let words = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        if words == ["none"] {
-            kinds = []
-            return
-        }
-        var kinds: Set<SQLRewriteKind> = []
-        for word in words {
-            guard let kind = SQLRewriteKind(rawValue: word) else { return nil }
-            kinds.insert(kind)
-        }
-        guard !kinds.isEmpty else { return nil }
-        self.kinds = kinds
-    }
-
-    var defaultValueDescription: String {
-        SQLRewriteKind.allCases.filter(kinds.contains).map(\.rawValue).joined(separator: ",")
-    }
-}
-extension ChatConfiguration.SummaryMode: ExpressibleByArgument {}

@@ -342,3 +342,28 @@ async def test_ask_says_what_looks_wrong_in_an_answer(dbai_bin: Path, chinook: P
     assert len(structured["doubts"]) == 1 and structured["doubts"][0].startswith("'Polka' is not a value of Genre.Name; its values are")
     text = "".join(part.text for part in result.content if isinstance(part, types.TextContent))
     assert "Check before trusting this answer:\n- 'Polka' is not a value of Genre.Name" in text
+
+
+async def test_rewrites_and_examples_can_be_turned_off(dbai_bin: Path, chinook: Path, tmp_path: Path) -> None:
+    written = "SELECT FirstName FROM Employee WHERE EmployeeId NOT IN (SELECT ReportsTo FROM Employee)"
+    metadata = tmp_path / "metadata.yaml"
+    metadata.write_text(
+        "databases:\n  chinook:\n    examples:\n"
+        "      - {question: Which employees manage somebody?, sql: SELECT DISTINCT ReportsTo FROM Employee}\n")
+    prompts: list[str] = []
+
+    async def sampling(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        last = params.messages[-1].content
+        text = last.text if isinstance(last, types.TextContent) else ""
+        prompts.append(text)
+        return types.CreateMessageResult(
+            role="assistant", content=types.TextContent(type="text", text=sql_or_summary(text, written, "None.")), model="m")
+
+    async with connect(
+        dbai_bin, chinook, "--metadata", str(metadata), "--llm-rewrites", "none", "--llm-examples", "0",
+        sampling_callback=sampling,
+    ) as connection:
+        structured = await validate_output(connection, "ask", await connection.call("ask", {"question": "Which employees manage nobody?"}))
+    # As written, NOT IN over a column with a NULL returns nothing; with rewrites off it runs so.
+    assert structured["sql"] == structured["model_sql"] == written and structured["rewrites"] == [] and structured["rows"] == []
+    assert not any("Examples of questions" in prompt for prompt in prompts)

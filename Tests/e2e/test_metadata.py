@@ -129,13 +129,18 @@ databases:
       albums_by_artist:
         sql: SELECT Title FROM Album WHERE ArtistId = :artist_id ORDER BY Title
         title: Albums of an artist
+      artists_with_most_albums:
+        sql: SELECT ar.Name FROM Artist ar JOIN Album al ON al.ArtistId = ar.ArtistId GROUP BY ar.ArtistId ORDER BY COUNT(*) DESC LIMIT 5
+        title: The five artists with the most albums
 """)
     prompts: list[types.CreateMessageRequestParams] = []
     async with connect(dbai_bin, chinook, "--metadata", str(path), sampling_callback=album_counter(prompts)) as connection:
         assert_tool_ok(await connection.call("ask", {"question": "How many albums does each artist have?"}))
         assert_tool_ok(await connection.call("ask", {"question": "Which track is the longest?"}))
     first, second = prompts[0].messages[-1].content.text, prompts[2].messages[-1].content.text
-    assert "ar.ArtistId HAVING COUNT(*) > 10;" in first and "Albums of an artist" in first
+    assert "ar.ArtistId HAVING COUNT(*) > 10;" in first and "-- The five artists with the most albums" in first
+    # A canned query with parameters is no example: its SQL does not run as written.
+    assert "Albums of an artist" not in first and ":artist_id" not in first
     assert "60000.0" not in first
     assert "-- How long is the longest track, in minutes?\nSELECT MAX(Milliseconds) / 60000.0 FROM Track;" in second
     assert "HAVING" not in second
@@ -292,6 +297,8 @@ BAD_METADATA = [
      "      - {question: Who works here?, sql: SELECT LastName FROM Employee}\n", "m.yaml", "databases.chinook.examples[1].sql",
      "Employee"),
     ("databases:\n  chinook:\n    examples: [{question: q}]\n", "m.yaml", "databases.chinook.examples[0].sql", "required"),
+    ("databases:\n  chinook:\n    examples:\n      - {question: q, sql: 'SELECT * FROM Album WHERE AlbumId = :id'}\n", "m.yaml",
+     "databases.chinook.examples[0].sql", "parameter"),
 ]
 
 

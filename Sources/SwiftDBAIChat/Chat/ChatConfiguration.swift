@@ -31,9 +31,10 @@ public struct ChatConfiguration: Sendable, Hashable {
     /// Above this many tables and views, only the tables relevant to the question are sent.
     public var maxPromptTables: Int
     /// The most characters of schema text in a prompt: the part every question shares and the
-    /// tables chosen for one question together (about 3.5 characters a token). The default fits
-    /// a local model's 8,192-token context with room for the question, examples and answer; a
-    /// schema too large for it is retrieved table by table.
+    /// tables chosen for one question together (about 3 characters a token). The default fits a
+    /// local model's 8,192-token context with room for the question, its examples
+    /// (at most 2,500 characters of them), a retry's hint and the answer; a schema too large
+    /// for it is retrieved table by table.
     public var maxSchemaCharacters: Int
     /// How the model hands over its SQL.
     public var sqlOutput: SQLOutputMode
@@ -85,7 +86,7 @@ public struct ChatConfiguration: Sendable, Hashable {
         summaryRowCount: Int = 5, retryTemperature: Double = 0.4, confirmsWrites: Bool = true,
         firstRequestTimeout: Duration = .seconds(300), candidates: Int = 1, candidateTemperature: Double = 0.7,
         rewriteKinds: Set<SQLRewriteKind> = Set(SQLRewriteKind.allCases), examples: [ChatExample] = [],
-        examplesPerQuestion: Int = 3, maxSchemaCharacters: Int = 16_000
+        examplesPerQuestion: Int = 3, maxSchemaCharacters: Int = 14_000
     ) {
         self.rewriteKinds = rewriteKinds
         self.examples = examples

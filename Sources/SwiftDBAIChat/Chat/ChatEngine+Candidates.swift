@@ -92,14 +92,14 @@ extension ChatEngine {
         stepObserver?(.writingCandidate(number: number, of: configuration.candidates))
         let response = try await respond(to: request)
         guard let written = SQLExtractor.sql(in: response) else { return nil }
-        let prepared = pipeline.equivalences(of: written, in: context)
+        var statement = pipeline.equivalences(of: written, in: context)
         do {
-            let outcome = try await run(prepared.sql, readsOnly: true)
+            let outcome = try await runWithEquivalences(&statement, written: written, readsOnly: true)
             return Settled(
-                sql: prepared.sql, modelSQL: written, rewrites: prepared.applied, outcome: outcome,
-                conversation: asked + answerMessages(response, sql: prepared.sql), attempts: 1)
+                sql: statement.sql, modelSQL: written, rewrites: statement.applied, outcome: outcome,
+                conversation: asked + answerMessages(response, sql: statement.sql), attempts: 1)
         } catch where Self.isRetryable(error) {
-            guard let (repaired, outcome) = await repairedOutcome(of: prepared, error: error, context: context) else { return nil }
+            guard let (repaired, outcome) = await repairedOutcome(of: statement, error: error, context: context) else { return nil }
             return Settled(
                 sql: repaired.sql, modelSQL: written, rewrites: repaired.applied, outcome: outcome,
                 conversation: asked + [.assistant(repaired.sql)], attempts: 1)

@@ -31,6 +31,20 @@ extension ChatEngine {
         return nil
     }
 
+    /// Runs the model's statement with its equivalences. An equivalence must never break a
+    /// statement: when the rewritten one fails, the model's statement runs as written, and
+    /// `statement` becomes it (its failure, if it fails too, is the model's own).
+    func runWithEquivalences(
+        _ statement: inout RewritePipeline.Rewritten, written: String, readsOnly: Bool
+    ) async throws(SwiftDBAIError) -> Outcome {
+        do {
+            return try await run(statement.sql, readsOnly: readsOnly)
+        } catch where !statement.applied.isEmpty && Self.isRetryable(error) {
+            statement = RewritePipeline.Rewritten(sql: written, applied: [])
+            return try await run(written, readsOnly: readsOnly)
+        }
+    }
+
     /// What the pipeline's guesses see in a read that ran, one line each: only the guesses whose
     /// statement returns rows other than the read's (a guess that changes nothing tells nothing).
     /// Told to the model on its second look, never applied: the model decides what to write.

@@ -174,7 +174,10 @@ public actor ChatEngine {
         /// what still looks wrong in it.
         func finish(_ settled: Settled) async -> ChatResponse {
             var chosen = await voted(settled, asked: asked, context: context)
-            if chosen.isRead { chosen.doubts = Self.doubts(about: chosen.sql, context: context) + chosen.doubts }
+            if chosen.isRead {
+                let found = Self.doubts(about: chosen.sql, context: context) + (await guessedDoubts(about: chosen, context: context))
+                chosen.doubts = found + chosen.doubts
+            }
             chosen.lookedAgainFor = lookedAgainFor
             return await answer(question, chosen)
         }
@@ -203,13 +206,14 @@ public actor ChatEngine {
                 messages.append(.user(ChatPrompt.noSQLRetry))
                 continue
             }
-            let prepared = pipeline.equivalences(of: written, in: context)
-            let sql = prepared.sql
+            var statement = pipeline.equivalences(of: written, in: context)
             do {
                 stepObserver?(.runningSQL(attempt: attempt))
-                let outcome = try await run(sql)
+                // A second look answers the same read: the model may not turn it into a write.
+                let outcome = try await runWithEquivalences(&statement, written: written, readsOnly: firstLook != nil)
+                let sql = statement.sql
                 let settled = Settled(
-                    sql: sql, modelSQL: written, rewrites: prepared.applied, outcome: outcome,
+                    sql: sql, modelSQL: written, rewrites: statement.applied, outcome: outcome,
                     conversation: messages + answerMessages(response, sql: sql), attempts: attempt)
                 if let firstLook { return await finish(settled.isEmptyRead ? firstLook : settled) }
                 guard settled.isRead, attempt <= configuration.maxRetries else { return await finish(settled) }
@@ -222,8 +226,8 @@ public actor ChatEngine {
                 let note = doubts.isEmpty ? ChatPrompt.emptyResult : ChatPrompt.doubtful(doubts)
                 messages = settled.conversation + [Self.reply(note, to: settled.conversation)]
             } catch where Self.isRetryable(error) {
-                lastFailure = (sql, error)
-                if let (repaired, outcome) = await repairedOutcome(of: prepared, error: error, context: context) {
+                lastFailure = (statement.sql, error)
+                if let (repaired, outcome) = await repairedOutcome(of: statement, error: error, context: context) {
                     let settled = Settled(
                         sql: repaired.sql, modelSQL: written, rewrites: repaired.applied, outcome: outcome,
                         conversation: messages + [.assistant(repaired.sql)], attempts: attempt)
@@ -236,10 +240,12 @@ public actor ChatEngine {
                     messages = Array(messages.prefix(historyCount)) + [.user(focus)]
                     continue
                 }
-                messages.append(contentsOf: feedback(for: response, sql: sql, error: error, schema: prompt.schema))
+                messages.append(contentsOf: feedback(for: response, sql: statement.sql, error: error, schema: prompt.schema))
             } catch {
-                if let firstLook { return await finish(firstLook) }
-                throw .refused(sql: sql, error: error)
+                // A second look that is refused (or tries to write) leaves the first answer; a
+                // cancellation ends the question.
+                if let firstLook, !Task.isCancelled { return await finish(firstLook) }
+                throw .refused(sql: statement.sql, error: error)
             }
         }
         if let firstLook { return await finish(firstLook) }

@@ -28,21 +28,33 @@ enum ChatPrompt {
     static func question(_ question: String, tables: String? = nil, examples: [ChatExample] = [], hints: [String] = []) -> String {
         var parts: [String] = []
         if let tables { parts.append("Tables for this question:\n\(tables)") }
-        if !examples.isEmpty { parts.append(Self.examples(examples)) }
+        let shown = Self.examples(examples)
+        if !shown.isEmpty { parts.append(shown) }
         if !hints.isEmpty { parts.append("Hints:\n" + hints.map { "- " + $0 }.joined(separator: "\n")) }
         parts.append("Question: \(question)")
         return parts.joined(separator: "\n\n")
     }
 
-    /// Worked examples from the database's users: each question as a comment, then its SQL.
+    /// Worked examples from the database's users: each question as a comment, then its SQL; as
+    /// many as fit ``maxExampleCharacters``, in the order given (the most like the question first).
     static func examples(_ examples: [ChatExample]) -> String {
-        "Examples of questions on this database and the SQL that answers them:\n" + examples.map { example in
+        var lines: [String] = []
+        var used = 0
+        for example in examples {
             let question = example.question.replacingOccurrences(of: "\n", with: " ")
             var sql = example.sql.trimmingCharacters(in: .whitespacesAndNewlines)
             if !sql.hasSuffix(";") { sql += ";" }
-            return "-- \(question)\n\(sql)"
-        }.joined(separator: "\n")
+            let text = "-- \(question)\n\(sql)"
+            guard used + text.count <= maxExampleCharacters else { continue }
+            lines.append(text)
+            used += text.count + 1
+        }
+        guard !lines.isEmpty else { return "" }
+        return "Examples of questions on this database and the SQL that answers them:\n" + lines.joined(separator: "\n")
     }
+
+    /// The most characters of examples with one question (about 800 tokens).
+    static let maxExampleCharacters = 2_500
 
     /// The question asked afresh after a failure, with only the tables it links to and the
     /// facts found for it (stored values, foreign keys, joins).
@@ -93,8 +105,8 @@ enum ChatPrompt {
         return lines.joined(separator: "\n")
     }
 
-    /// The longest schema map an error's hint carries (about 1,700 tokens).
-    static let maxMapCharacters = 6_000
+    /// The longest schema map an error's hint carries (about 1,000 tokens).
+    static let maxMapCharacters = 3_000
 
     /// One line per table: its columns, with `→ Table` after each foreign-key column.
     static func schemaMap(_ schema: DatabaseSchema) -> String {

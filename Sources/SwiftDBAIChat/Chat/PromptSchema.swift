@@ -68,8 +68,9 @@ struct PromptSchema: Sendable {
         } else {
             stable = "The database has \(schema.tables.count) tables and views; the ones a question needs are described with it."
         }
-        return PromptSchema(
-            stable: stable, selection: TableSelector(limit: limit), schema: schema, selectionBudget: max(0, budget - stable.count))
+        // Fewer tables than the limit but too much text (wide tables): still ranked by the question.
+        let selection = TableSelector(limit: min(limit, max(1, schema.tables.count - 1)))
+        return PromptSchema(stable: stable, selection: selection, schema: schema, selectionBudget: max(0, budget - stable.count))
     }
 
     /// The tables to describe in full for a question (and the one before it, for follow-ups),

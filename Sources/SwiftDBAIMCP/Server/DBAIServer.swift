@@ -40,12 +40,12 @@ public final class DBAIServer: Sendable {
             cannedQueries: databases.flatMap(\.cannedQueries), databaseNames: databases.map(\.name))
     }
 
-    /// How `ask` talks to its model about a database: with its metadata's examples; with
-    /// `--no-confirm`, the model's writes are not confirmed either.
+    /// How `ask` talks to its model about a database: with that database's examples (checked at
+    /// start-up); with `--no-confirm`, the model's writes are not confirmed either.
     func chatConfiguration(for database: ServedDatabase) -> ChatConfiguration {
         var chat = configuration.chat
         chat.confirmsWrites = chat.confirmsWrites && configuration.confirmsDestructiveWrites
-        chat.examples = configuration.chat.examples + database.examples
+        chat.examples = database.examples
         return chat
     }
 

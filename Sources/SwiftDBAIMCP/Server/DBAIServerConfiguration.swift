@@ -30,7 +30,8 @@ public struct DBAIServerConfiguration: Sendable {
     /// The model that answers `ask` (`--llm`); nil to use the client's model through sampling
     /// when the client offers it.
     public var languageModel: (any LanguageModel)?
-    /// How `ask` talks to its model.
+    /// How `ask` talks to its model. Its `examples` are replaced, for each database, by that
+    /// database's examples from the metadata, which are checked against its policy at start-up.
     public var chat: ChatConfiguration
     /// How long the client's model may take to answer one sampling request (`--llm-timeout`).
     public var samplingTimeout: Duration

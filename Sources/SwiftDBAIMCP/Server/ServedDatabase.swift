@@ -16,7 +16,8 @@ struct ServedDatabase: Sendable {
     /// The canned queries of the metadata the allowlist lets run, as tools.
     let cannedQueries: [CannedQueryTool]
     /// The worked examples `ask` learns from: the metadata's examples, then the canned reads that
-    /// have a title or description (the question).
+    /// have a title or description (the question) and no parameter (an example teaches
+    /// statements that run as written).
     let examples: [ChatExample]
 
     /// The file name, as the instructions and prompts show it.
@@ -92,7 +93,7 @@ extension ServedDatabase {
             var examples: [ChatExample] = []
             if let entry, let metadata {
                 examples = try checkedExamples(entry.examples, executor: executor, database: source.name, file: metadata.file)
-                examples += canned.filter { $0.operation == .select }.compactMap { tool in
+                examples += canned.filter { $0.operation == .select && $0.parameters.isEmpty }.compactMap { tool in
                     (tool.query.title ?? tool.query.description).map { ChatExample(question: $0, sql: tool.query.sql) }
                 }
             }
@@ -105,29 +106,22 @@ extension ServedDatabase {
     }
 
     /// The metadata's examples, each checked as `query` would check it: one statement that
-    /// compiles and reads only tables the policy shows (an example must not show the model a
-    /// hidden table).
+    /// compiles, only reads, takes no parameter, and reads only tables the policy shows (an
+    /// example must not show the model a hidden table).
     private static func checkedExamples(
         _ examples: [ChatExample], executor: SQLExecutor, database: String, file: String
     ) throws(DBAIServerConfigurationError) -> [ChatExample] {
         for (index, example) in examples.enumerated() {
             let entry = "databases.\(database).examples[\(index)].sql"
-            let statement: ClassifiedStatement
-            do {
-                statement = try executor.classifyNow(example.sql)
-            } catch .rejected(let rejection) {
-                throw .metadata(file: file, entry: entry, reason: "the SQL does not compile or cannot run here: \(rejection.message)")
-            } catch {
-                throw .metadata(file: file, entry: entry, reason: "the SQL cannot be checked: \(error.description)")
-            }
+            func fail(_ reason: String) -> DBAIServerConfigurationError { .metadata(file: file, entry: entry, reason: reason) }
+            let statement = try executor.classifyMetadataSQL(example.sql, fail: fail)
             guard statement.operation == .select else {
-                throw .metadata(file: file, entry: entry, reason: "an example must only read (it is a \(statement.operation.sqlKeyword))")
+                throw fail("an example must only read (it is a \(statement.operation.sqlKeyword))")
             }
-            do {
-                try executor.policy.authorize(statement)
-            } catch {
-                throw .metadata(file: file, entry: entry, reason: "the server's policy refuses it: \(error.message)")
+            guard statement.parameterNames.isEmpty else {
+                throw fail("an example takes no parameter: write the value it is asked about into its SQL")
             }
+            try executor.authorizeMetadataSQL(statement, fail: fail)
         }
         return examples
     }

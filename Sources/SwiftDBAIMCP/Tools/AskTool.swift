@@ -154,8 +154,9 @@ struct AskTool: DatabaseTool {
         var text = response.summary + "\n\nSQL: " + response.sql
         if response.isRewritten {
             let rules = response.rewrites.map { "\($0.rule) (\($0.kind.rawValue))" }.joined(separator: ", ")
-            text += "\n\nThis is not the statement the language model wrote: it was changed before it ran by "
-                + rules + ". The model wrote: " + response.modelSQL
+            text += "\n\nThis is not the statement the language model wrote: " + rules
+                + " changed it (a repair mends a statement SQLite rejected; an equivalence changes nothing anyone could mean). "
+                + "The model wrote: " + response.modelSQL
         }
         if !response.doubts.isEmpty {
             text += "\n\nCheck before trusting this answer:\n" + response.doubts.map { "- " + $0 }.joined(separator: "\n")

@@ -43,14 +43,7 @@ struct CannedQueryTool: DatabaseTool {
             throw fail("\(name) cannot name a tool: use letters, digits, _ and - in the query's name, "
                 + "at most \(maximumNameLength) characters in all (with the database name and tool prefix)")
         }
-        let statement: ClassifiedStatement
-        do {
-            statement = try executor.classifyNow(query.sql)
-        } catch .rejected(let rejection) {
-            throw fail("the SQL does not compile or cannot run here: \(rejection.message)")
-        } catch {
-            throw fail("the SQL cannot be checked: \(error.description)")
-        }
+        let statement = try executor.classifyMetadataSQL(query.sql, fail: fail)
         let writes = statement.operation.isWrite
         if query.write, !writes {
             throw fail("write: true, but the statement only reads; remove write: true")
@@ -59,11 +52,7 @@ struct CannedQueryTool: DatabaseTool {
             throw fail("the statement writes (\(statement.operation.sqlKeyword)); mark the query write: true")
         }
         guard statement.operations.allSatisfy(executor.policy.allowlist.allows) else { return nil }
-        do {
-            try executor.policy.authorize(statement)
-        } catch {
-            throw fail("the server's policy refuses it: \(error.message)")
-        }
+        try executor.authorizeMetadataSQL(statement, fail: fail)
         var parameters: [String] = []
         for parameter in statement.parameterNames {
             guard let parameter, let sigil = parameter.first, ":@$".contains(sigil) else {

@@ -165,12 +165,12 @@ enum ToolSchemas {
             "model_sql": ["type": "string", "description": "The statement the language model wrote; differs from sql when rewrites changed it."],
             "rewrites": [
                 "type": "array",
-                "description": "Each rewrite between model_sql and sql, in order: a repair of a statement SQLite rejected, an equivalence (changes nothing anyone could mean), or a guess that another statement of the model agreed with.",
+                "description": "Each rewrite between model_sql and sql, in order: a repair of a statement SQLite rejected, or an equivalence (changes nothing anyone could mean). Guesses never appear here: they are only told to the model (looked_again_for).",
                 "items": [
                     "type": "object",
                     "properties": [
                         "rule": ["type": "string"],
-                        "kind": ["type": "string", "enum": ["repair", "equivalence", "guess"]],
+                        "kind": ["type": "string", "enum": ["repair", "equivalence"]],
                         "before": ["type": "string"],
                         "after": ["type": "string"],
                     ],
@@ -217,6 +217,6 @@ enum ToolSchemas {
                 "required": ["model_calls"],
             ],
         ],
-        "required": ["answer", "sql", "model_sql", "rewrites", "doubts", "columns", "rows", "conversation_id"],
+        "required": ["answer", "sql", "model_sql", "rewrites", "looked_again_for", "doubts", "columns", "rows", "conversation_id"],
     ]
 }

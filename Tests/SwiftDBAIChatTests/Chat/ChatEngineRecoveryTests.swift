@@ -91,4 +91,37 @@ struct ChatEngineRecoveryTests {
         #expect(counted.doubts == ["'Virginia' is not a value of artist.name; its values are 'AC/DC', 'Accept', 'Aerosmith'."])
         #expect(response.doubts.isEmpty)
     }
+
+    @Test("a second look answers the same read: a write written then is refused and the first answer stands")
+    func secondLookMayNotWrite() async throws {
+        let database = try ScratchDatabase(ChatEngineTests.script)
+        let executor = try database.executor(.unrestricted)
+        let model = ScriptedModel([
+            .text("SELECT title FROM album WHERE year = 2001"),
+            .text("INSERT INTO album(title, artist_id, year) VALUES ('Stiff Upper Lip', 1, 2000)"),
+        ])
+        let engine = ChatEngine(executor: executor, model: model, configuration: ChatConfiguration(summary: .deterministic, confirmsWrites: false))
+        let before = try database.contents()
+        let response = try await engine.send("Which albums came out in 2001?")
+        #expect(response.sql == "SELECT title FROM album WHERE year = 2001" && response.queryResult?.rowCount == 0)
+        #expect(try database.contents() == before)
+    }
+
+    @Test("an equivalence never breaks a statement: when the rewritten one fails, the model's runs as written")
+    func equivalenceThatBreaks() async throws {
+        let (engine, _) = try engine(ScriptedModel([]))
+        let written = "SELECT title FROM album ORDER BY id"
+        var statement = RewritePipeline.Rewritten(
+            sql: "SELECT title FROM album ORDER BY nope",
+            applied: [AppliedRewrite(rule: "broken", kind: .equivalence, before: written, after: "SELECT title FROM album ORDER BY nope")])
+        let outcome = try await engine.runWithEquivalences(&statement, written: written, readsOnly: true)
+        #expect(statement == RewritePipeline.Rewritten(sql: written, applied: []))
+        guard case .rows(let result) = outcome else {
+            Issue.record("rows expected")
+            return
+        }
+        #expect(result.rowCount == 5)
+        var failing = RewritePipeline.Rewritten(sql: "SELECT nope FROM album", applied: [])
+        await #expect(throws: SwiftDBAIError.self) { try await engine.runWithEquivalences(&failing, written: "SELECT nope FROM album", readsOnly: true) }
+    }
 }

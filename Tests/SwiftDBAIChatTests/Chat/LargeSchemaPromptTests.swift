@@ -67,4 +67,47 @@ struct LargeSchemaPromptTests {
         #expect(system.components(separatedBy: "CREATE TABLE").count - 1 == 11)
         #expect(!(model.requests.first?.messages.last?.content.contains("CREATE TABLE") ?? true))
     }
+
+    @Test("few but wide tables over the budget: the tables the question names come first, in full")
+    func wideTables() async throws {
+        var script: [String] = []
+        for name in ["accounts", "ledgers", "journals", "entries", "vendors", "budgets", "refunds"] {
+            let columns = (1...60).map { "\(name)_attribute_\($0) TEXT" }.joined(separator: ", ")
+            script.append("CREATE TABLE \(name) (id INTEGER PRIMARY KEY, amount INTEGER, \(columns));")
+            script.append("INSERT INTO \(name) (id, amount) VALUES (1, 5), (2, 7);")
+        }
+        let database = try ScratchDatabase(script.joined(separator: "\n"))
+        let model = ScriptedModel([.text("SELECT SUM(amount) FROM refunds")])
+        let configuration = ChatConfiguration(summary: .deterministic, maxSchemaCharacters: 6_000)
+        let engine = ChatEngine(executor: try database.executor(), model: model, configuration: configuration)
+        let response = try await engine.send("What is the total amount of refunds?")
+        #expect(response.queryResult?.rows == [[.integer(12)]])
+        let question = try #require(model.requests.first?.messages.last?.content)
+        let first = question.range(of: "CREATE TABLE")
+        #expect(first != nil && first?.lowerBound == question.range(of: "CREATE TABLE \"refunds\"")?.lowerBound, "the table the question names comes first, in full")
+    }
+
+    @Test("400 tables with 8 long examples and a failed attempt: every request still fits 8,192 tokens")
+    func everyRequestFits() async throws {
+        let database = try ScratchDatabase(Self.script(tables: 400))
+        let examples = (1...8).map { number in
+            ChatExample(
+                question: "How many rows of table_0123 are open and were created in 2025, per status, for report \(number)?",
+                sql: "SELECT status, COUNT(*) FROM table_0123 WHERE created_at LIKE '2025%' AND attribute_1 = 'a' "
+                    + String(repeating: "AND attribute_2 = 'b' ", count: 12) + "GROUP BY status")
+        }
+        let model = ScriptedModel([
+            .text("SELECT nope FROM table_0123"),
+            .text("SELECT nope FROM table_0123"),
+            .text("SELECT COUNT(*) FROM table_0123"),
+        ])
+        let configuration = ChatConfiguration(summary: .deterministic, examples: examples, examplesPerQuestion: 8)
+        let engine = ChatEngine(executor: try database.executor(), model: model, configuration: configuration)
+        let response = try await engine.send("How many rows of table_0123 are there?")
+        #expect(response.queryResult?.rows == [[.integer(3)]] && model.requests.count == 3)
+        for request in model.requests {
+            let characters = request.messages.map(\.content.count).reduce(0, +)
+            #expect(characters / 3 + 400 < 8_192, "\(characters) characters")
+        }
+    }
 }

@@ -12,7 +12,6 @@ extension RewritePipeline {
         ForeignFunctionRepair(),
         NearNameRepair(),
         // Equivalences, before a statement runs.
-        DateDifferenceCorrection(),
         NotInNullCorrection(),
         AntiJoinCorrection(),
         HavingAliasCorrection(),

@@ -87,11 +87,13 @@ struct RewritePipeline: Sendable {
         return guesses
     }
 
-    /// The rule applied to the statement as many times as it may: the final text and its parse,
-    /// or nil when the rule changes nothing.
+    /// The rule applied to the statement: the new text and its parse, or nil when the rule
+    /// changes nothing (or would make a statement that no longer only reads).
     private func apply(
         _ rule: any SQLRewriteRule, to statement: ParsedStatement, in context: RewriteContext
     ) -> (String, ParsedStatement)? {
-        rule.applyingRepeatedly(to: statement, in: context).map { ($0.sql, $0) }
+        guard let rewritten = rule.rewrite(statement, in: context), rewritten != statement.sql else { return nil }
+        let parsed = ParsedStatement(rewritten, schema: context.schema)
+        return parsed.isQuery ? (rewritten, parsed) : nil
     }
 }

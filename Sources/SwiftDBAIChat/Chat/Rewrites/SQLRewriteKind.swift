@@ -16,6 +16,7 @@ public enum SQLRewriteKind: String, Sendable, Hashable, CaseIterable, Codable, C
     /// doubt, once, and the model decides what to write.
     case guess
 
+    /// The order the kinds are listed in: repair, equivalence, guess.
     public static func < (lhs: SQLRewriteKind, rhs: SQLRewriteKind) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
     }

@@ -104,31 +104,4 @@ struct ColumnProfileTests {
                                       schema: schema, profiles: profiles).map(\.value) == ["damage"])
     }
 
-    @Test("a difference of two ISO-date columns counts days; other differences are left alone")
-    func dateDifference() async throws {
-        let (executor, schema, profiles, _) = try await fixture()
-        let sql = "SELECT AVG(f.paid_on - f.issued_on) FROM fine f WHERE paid_on IS NOT NULL"
-        #expect(try await executor.query(sql).rows == [[.real(0)]], "text dates subtract as their years")
-        let rewritten = try #require(DateDifferenceCorrection().applied(to: sql, schema: schema, profiles: profiles))
-        #expect(rewritten == "SELECT AVG(julianday(f.paid_on) - julianday(f.issued_on)) FROM fine f WHERE paid_on IS NOT NULL")
-        guard case .real(let days) = try #require(try await executor.query(rewritten).rows.first?.first) else {
-            Issue.record("expected a real number of days")
-            return
-        }
-        #expect(abs(days - (10 + 2 - 10.0 / 24) / 2) < 1e-6)
-        let unqualified = DateDifferenceCorrection().applied(to: "SELECT paid_on - issued_on, amount - 1 FROM fine", schema: schema, profiles: profiles)
-        #expect(unqualified == "SELECT julianday(paid_on) - julianday(issued_on), amount - 1 FROM fine")
-        let unchanged = [
-            "UPDATE fine SET amount = paid_on - issued_on",
-            "SELECT amount - fine_id FROM fine",
-            "SELECT paid_on - 1 FROM fine",
-            "SELECT julianday(paid_on) - julianday(issued_on) FROM fine",
-            "SELECT x.paid_on - f.issued_on FROM fine f",
-            "SELECT -",
-            "",
-        ]
-        for sql in unchanged {
-            #expect(DateDifferenceCorrection().applied(to: sql, schema: schema, profiles: profiles) == nil, "\(sql)")
-        }
-    }
 }

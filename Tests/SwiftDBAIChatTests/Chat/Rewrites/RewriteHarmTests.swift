@@ -11,6 +11,12 @@ import SwiftDBAITestSupport
 /// held-out sets must not be read).
 @Suite("The rewrite pipeline never changes a correct answer")
 struct RewriteHarmTests {
+    @Test("every evaluation set is found (the harm test runs on each)")
+    func setsFound() throws {
+        #expect(EvaluationSets.files.count >= 10)
+        #expect(EvaluationSets.files.contains("chinook-dev") && EvaluationSets.files.contains("rentals-heldout"))
+    }
+
     @Test("the gold SQL of every evaluation question returns the gold rows", arguments: EvaluationSets.files)
     func goldAnswersStand(file: String) async throws {
         let questions = try EvaluationSets.questions(in: file)

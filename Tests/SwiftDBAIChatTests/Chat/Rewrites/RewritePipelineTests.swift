@@ -10,7 +10,7 @@ struct RewritePipelineTests {
         let rules = RewritePipeline.standard.rules
         #expect(rules.map(\.name) == [
             "column_qualifier", "unquoted_name", "folded_name", "join_bridge", "foreign_function", "near_name",
-            "date_difference", "not_in_null", "anti_join", "having_alias",
+            "not_in_null", "anti_join", "having_alias",
             "cents", "empty_group", "rounding",
         ])
         #expect(Set(rules.map(\.name)).count == rules.count)
@@ -92,5 +92,23 @@ struct RewritePipelineTests {
         for token in statement.codeTokens {
             #expect(statement.sql[token.range] == token.text || token.kind == .quotedIdentifier)
         }
+    }
+
+    @Test("in the engine, the configuration's kinds decide: none runs the model's statement as written, no guess tells nothing")
+    func kindsInTheEngine() async throws {
+        let (_, _, _, database) = try await ShopDatabase.fixture()
+        let notIn = "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM orders)"
+        let asWritten = ScriptedModel([], fallback: .text(notIn))
+        let plain = ChatEngine(
+            executor: try database.executor(), model: asWritten, configuration: ChatConfiguration(summary: .deterministic, rewriteKinds: []))
+        let response = try await plain.send("Which promo codes have never been used?")
+        #expect(response.sql == notIn && response.rewrites.isEmpty && response.queryResult?.rowCount == 0)
+        let average = "SELECT AVG(rating) FROM reviews"
+        let noGuess = ScriptedModel([.text(average)])
+        let engine = ChatEngine(
+            executor: try database.executor(), model: noGuess,
+            configuration: ChatConfiguration(summary: .deterministic, rewriteKinds: [.repair, .equivalence]))
+        let unrounded = try await engine.send("What is the average rating, rounded to two decimals?")
+        #expect(unrounded.sql == average && unrounded.lookedAgainFor.isEmpty && unrounded.doubts.isEmpty && noGuess.requests.count == 1)
     }
 }

@@ -30,8 +30,16 @@ struct HavingAliasCorrection: SQLRewriteRule {
         var edits: [SQLTokens.Edit] = []
         var depth = 0
         let ends: Set<String> = ["order", "limit", "window", "union", "except", "intersect"]
-        for index in (having + 1)..<tokens.count {
+        var index = having
+        while index + 1 < tokens.count {
+            index += 1
             let token = tokens[index]
+            // A subquery names its own columns: its aggregates are not the outer statement's.
+            if token.kind == .symbol, token.text == "(", index + 1 < tokens.count, tokens[index + 1].isKeyword("select") {
+                guard let close = SQLTokens.closingParenthesis(of: index, in: tokens) else { break }
+                index = close
+                continue
+            }
             if token.kind == .symbol, token.text == "(" { depth += 1 }
             if token.kind == .symbol, token.text == ")" {
                 if depth == 0 { break }

@@ -6,8 +6,8 @@ import SwiftDBAI
 /// the question means.
 ///
 /// Applied when the subquery selects one column, of a table in its own FROM, that is NULL in at
-/// least one row (the column profiles say so). An equivalence: such a `NOT IN` never holds, so
-/// nobody can have meant it.
+/// least one row (the column profiles say so), unless the subquery already tests `c IS NOT
+/// NULL`. An equivalence: such a `NOT IN` never holds, so nobody can have meant it.
 struct NotInNullCorrection: SQLRewriteRule {
     let name = "not_in_null"
     let kind = SQLRewriteKind.equivalence
@@ -45,6 +45,12 @@ struct NotInNullCorrection: SQLRewriteRule {
                 SQLIdentifier.same($0.table, owner.name) && SQLIdentifier.same($0.column, column) && $0.nullCount > 0
             })
         else { return [] }
+        // A subquery that already leaves out the NULLs is right as written.
+        let excludesNulls = subquery.indices.contains { (index: Int) -> Bool in
+            guard index + 3 < subquery.count, subquery[index].names(column), subquery[index + 1].isKeyword("is") else { return false }
+            return subquery[index + 2].isKeyword("not") && subquery[index + 3].isKeyword("null")
+        }
+        guard !excludesNulls else { return [] }
         let reference = String(sql[subquery[selected.qualifier ?? selected.name].range.lowerBound..<subquery[selected.name].range.upperBound])
         let test = "\(reference) IS NOT NULL"
         let ends: Set<String> = ["group", "order", "limit", "window", "having"]

@@ -29,10 +29,9 @@ struct EmptyGroupGuess: SQLRewriteRule {
         let schema = context.schema
         guard Self.asksForEmptyGroups(question) else { return nil }
         let tokens = statement.codeTokens
-        guard tokens.count > 3, tokens[0].isKeyword("select"), tokens.filter({ $0.isKeyword("select") }).count == 1,
+        guard tokens.count > 3, statement.isSingleSelect,
               let from = SQLTokens.topLevelIndex(of: "from", in: tokens),
-              let group = SQLTokens.topLevelIndex(of: "group", in: tokens), group + 1 < tokens.count, tokens[group + 1].isKeyword("by"),
-              ["union", "except", "intersect"].allSatisfy({ SQLTokens.topLevelIndex(of: $0, in: tokens) == nil })
+              let group = SQLTokens.topLevelIndex(of: "group", in: tokens), group + 1 < tokens.count, tokens[group + 1].isKeyword("by")
         else { return nil }
         let references = statement.references
         guard references.count == 2, !references[1].isLeftJoined, references[0].end == references[1].start,

@@ -25,10 +25,7 @@ struct RoundingGuess: SQLRewriteRule {
         let question = context.question
         guard let places = Self.places(in: question) else { return nil }
         let tokens = statement.codeTokens
-        guard let first = tokens.first, first.isKeyword("select"),
-              !tokens.contains(where: { $0.isKeyword("round") }),
-              SQLTokens.topLevelIndex(of: "union", in: tokens) == nil
-        else { return nil }
+        guard statement.startsWithSelect, !statement.isCompound, !tokens.contains(where: { $0.isKeyword("round") }) else { return nil }
         let listStart = tokens.count > 1 && (tokens[1].isKeyword("distinct") || tokens[1].isKeyword("all")) ? 2 : 1
         let listEnd = SQLTokens.topLevelIndex(ofAny: ["from"], in: tokens, from: listStart)
         var edits: [SQLTokens.Edit] = []

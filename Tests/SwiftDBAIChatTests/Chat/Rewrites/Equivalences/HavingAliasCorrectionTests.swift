@@ -17,6 +17,11 @@ struct HavingAliasCorrectionTests {
         #expect(rewritten.hasSuffix(
             "HAVING (SUM(il.UnitPrice * il.Quantity)) > 45 AND (SUM(il.UnitPrice * il.Quantity)) < 1000 ORDER BY Total DESC"))
         let executor = try TestDatabase.chinook()
+        let withSubquery = sql.replacingOccurrences(
+            of: "ORDER BY", with: "AND c.CustomerId IN (SELECT CustomerId FROM Invoice WHERE Total > 20) ORDER BY")
+        let rewrittenWithSubquery = try #require(HavingAliasCorrection().applied(to: withSubquery, schema: schema))
+        #expect(rewrittenWithSubquery.contains("(SELECT CustomerId FROM Invoice WHERE Total > 20)"), "the subquery's Total is a column")
+        #expect(try await executor.query(rewrittenWithSubquery).rowCount > 0)
         // Bound to Invoice.Total of one invoice, the filter keeps nobody.
         #expect(try await executor.query(sql).rowCount == 0)
         #expect(try await executor.query(rewritten).rowCount == 5)
@@ -34,6 +39,8 @@ struct HavingAliasCorrectionTests {
             // Grouped by the column, HAVING reads it as written: a meaning someone can have.
             "SELECT Total, COUNT(*) AS Total FROM Invoice GROUP BY Total HAVING Total > 20",
             "SELECT i.Total, SUM(i.Total) AS Total FROM Invoice i GROUP BY i.CustomerId, i.Total HAVING Total > 20",
+            // A subquery in HAVING names its own columns.
+            "SELECT CustomerId, SUM(Total) AS spent FROM Invoice GROUP BY CustomerId HAVING CustomerId IN (SELECT CustomerId FROM Invoice WHERE Total > 20)",
         ]
         for sql in unchanged {
             #expect(HavingAliasCorrection().applied(to: sql, schema: schema) == nil, "\(sql)")

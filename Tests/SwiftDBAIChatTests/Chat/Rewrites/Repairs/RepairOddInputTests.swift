@@ -55,7 +55,6 @@ struct RepairOddInputTests {
             }
             for rewritten in [
                 HavingAliasCorrection().applied(to: sql, schema: schema),
-                DateDifferenceCorrection().applied(to: sql, schema: schema, profiles: profiles),
                 NotInNullCorrection().applied(to: sql, schema: schema, profiles: profiles),
                 AntiJoinCorrection().applied(to: sql, schema: schema),
                 CentsGuess().applied(to: sql, question: "Over $200, in dollars, rounded to two decimals?"),

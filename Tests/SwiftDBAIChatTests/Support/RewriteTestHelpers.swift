@@ -14,3 +14,14 @@ extension KeyComparisonCheck {
         findings(in: ParsedStatement(sql, schema: schema), schema: schema)
     }
 }
+
+extension SQLRewriteRule {
+    /// The rule applied to a statement's text, as the pipeline applies it: the rewritten text,
+    /// or nil.
+    func applied(
+        to sql: String, question: String = "", error: String? = nil, schema: DatabaseSchema = DatabaseSchema(tables: []),
+        profiles: [ColumnProfile] = []
+    ) -> String? {
+        rewrite(ParsedStatement(sql, schema: schema), in: RewriteContext(schema: schema, profiles: profiles, question: question, error: error))
+    }
+}
