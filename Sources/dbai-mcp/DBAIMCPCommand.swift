@@ -296,3 +296,4 @@ struct DBAIMCPCommand: AsyncParsableCommand {
 }
 
 extension ChatConfiguration.SQLOutputMode: ExpressibleByArgument {}
+extension ChatConfiguration.SummaryMode: ExpressibleByArgument {}

@@ -28,4 +28,3 @@ struct RewriteKindList: ExpressibleByArgument {
         SQLRewriteKind.allCases.filter(kinds.contains).map(\.rawValue).joined(separator: ",")
     }
 }
-extension ChatConfiguration.SummaryMode: ExpressibleByArgument {}

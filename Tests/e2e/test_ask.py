@@ -342,6 +342,26 @@ async def test_ask_says_what_looks_wrong_in_an_answer(dbai_bin: Path, chinook: P
     assert len(structured["doubts"]) == 1 and structured["doubts"][0].startswith("'Polka' is not a value of Genre.Name; its values are")
     text = "".join(part.text for part in result.content if isinstance(part, types.TextContent))
     assert "Check before trusting this answer:\n- 'Polka' is not a value of Genre.Name" in text
+    assert "The language model was asked to look at its statement again:\n- 'Polka' is not a value" in text
+    assert "replaced_sql" not in structured and "It replaced the statement" not in text
+
+
+async def test_ask_shows_the_statement_a_second_look_replaced(dbai_bin: Path, chinook: Path) -> None:
+    first, second = "SELECT count(*) FROM Genre WHERE Name = 'Polka'", "SELECT count(*) FROM Genre WHERE Name = 'Rock'"
+
+    async def sampling(context: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        last = params.messages[-1].content
+        text = last.text if isinstance(last, types.TextContent) else ""
+        answer = sql_or_summary(text, second if "That statement runs, but:" in text else first, "One.")
+        return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=answer), model="m")
+
+    async with connect(dbai_bin, chinook, sampling_callback=sampling) as connection:
+        result = await connection.call("ask", {"question": "How many polka genres are there?"})
+        structured = await validate_output(connection, "ask", result)
+    assert structured["sql"] == structured["model_sql"] == second and structured["rows"] == [[1]]
+    assert structured["replaced_sql"] == first and structured["looked_again_for"][0].startswith("'Polka' is not a value")
+    text = "".join(part.text for part in result.content if isinstance(part, types.TextContent))
+    assert "It replaced the statement it wrote first, which ran: " + first in text
 
 
 async def test_rewrites_and_examples_can_be_turned_off(dbai_bin: Path, chinook: Path, tmp_path: Path) -> None:

@@ -32,14 +32,15 @@ extension ChatEngine {
     }
 
     /// Runs the model's statement with its equivalences. An equivalence must never break a
-    /// statement: when the rewritten one fails, the model's statement runs as written, and
+    /// statement: when the rewritten one fails (an error, a limit, a refusal), the model's
+    /// statement runs as written, and
     /// `statement` becomes it (its failure, if it fails too, is the model's own).
     func runWithEquivalences(
         _ statement: inout RewritePipeline.Rewritten, written: String, readsOnly: Bool
     ) async throws(SwiftDBAIError) -> Outcome {
         do {
             return try await run(statement.sql, readsOnly: readsOnly)
-        } catch where !statement.applied.isEmpty && Self.isRetryable(error) {
+        } catch where !statement.applied.isEmpty && !Task.isCancelled {
             statement = RewritePipeline.Rewritten(sql: written, applied: [])
             return try await run(written, readsOnly: readsOnly)
         }

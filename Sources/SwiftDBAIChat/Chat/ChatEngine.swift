@@ -170,6 +170,8 @@ public actor ChatEngine {
         var firstLook: Settled?
         /// What the model was told when it was asked to look again.
         var lookedAgainFor: [String] = []
+        /// The first read, which ran, when the model's second look replaced it.
+        var replacedSQL: String?
         /// The answer from the statement settled on, after other candidates had their vote, with
         /// what still looks wrong in it.
         func finish(_ settled: Settled) async -> ChatResponse {
@@ -179,6 +181,7 @@ public actor ChatEngine {
                 chosen.doubts = found + chosen.doubts
             }
             chosen.lookedAgainFor = lookedAgainFor
+            chosen.replacedSQL = chosen.sql == replacedSQL ? nil : replacedSQL
             return await answer(question, chosen)
         }
 
@@ -215,17 +218,23 @@ public actor ChatEngine {
                 let settled = Settled(
                     sql: sql, modelSQL: written, rewrites: statement.applied, outcome: outcome,
                     conversation: messages + answerMessages(response, sql: sql), attempts: attempt)
-                if let firstLook { return await finish(settled.isEmptyRead ? firstLook : settled) }
+                if let firstLook {
+                    if settled.isEmptyRead { return await finish(firstLook) }
+                    replacedSQL = firstLook.sql
+                    return await finish(settled)
+                }
                 guard settled.isRead, attempt <= configuration.maxRetries else { return await finish(settled) }
                 let doubts = Self.doubts(about: sql, context: context) + (await guessedDoubts(about: settled, context: context))
                 guard settled.isEmptyRead || !doubts.isEmpty else { return await finish(settled) }
                 // No rows, a value the column does not hold, keys of different tables compared or a
                 // reading of the question the statement may have missed: one more look.
                 firstLook = settled
-                lookedAgainFor = doubts.isEmpty ? [ChatPrompt.emptyResult] : doubts
+                lookedAgainFor = doubts.isEmpty ? [ChatPrompt.noRows] : doubts
                 let note = doubts.isEmpty ? ChatPrompt.emptyResult : ChatPrompt.doubtful(doubts)
                 messages = settled.conversation + [Self.reply(note, to: settled.conversation)]
             } catch where Self.isRetryable(error) {
+                // A second look whose statement fails leaves the read that ran.
+                if let firstLook { return await finish(firstLook) }
                 lastFailure = (statement.sql, error)
                 if let (repaired, outcome) = await repairedOutcome(of: statement, error: error, context: context) {
                     let settled = Settled(
@@ -270,6 +279,8 @@ public actor ChatEngine {
         var doubts: [String] = []
         /// What the model was told when it was asked to look at its statement again.
         var lookedAgainFor: [String] = []
+        /// The statement that ran first and that a second look replaced.
+        var replacedSQL: String?
 
         var isEmptyRead: Bool {
             if case .rows(let result) = outcome { return result.rowCount == 0 }
@@ -401,6 +412,7 @@ public actor ChatEngine {
         response.rewrites = settled.rewrites
         response.doubts = settled.doubts
         response.lookedAgainFor = settled.lookedAgainFor
+        response.replacedSQL = settled.replacedSQL
         response.modelCalls = meter.calls
         response.usage = meter.usage
         return response

@@ -131,11 +131,15 @@ enum ChatPrompt {
         answer. Reply with the SQL only.
         """
 
+    /// Why the model looked again at a read that returned no rows, as the user reads it.
+    static let noRows = "The statement returned no rows."
+
     /// After a read that ran but looks wrong (`doubts`: what looks wrong, a line or a few each):
     /// values a column does not hold, keys of different tables compared.
     static func doubtful(_ doubts: [String]) -> String {
         "That statement runs, but:\n" + doubts.joined(separator: "\n")
-            + "\nWrite a corrected SQLite statement for the same question. Reply with the SQL only."
+            + "\nWrite a corrected SQLite statement for the same question, or the same one if it already answers the question "
+            + "as asked. Reply with the SQL only."
     }
 
     /// Text from the database made safe inside the `<data>` fence: no `<` or `>` survives, so

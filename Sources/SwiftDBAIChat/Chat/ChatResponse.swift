@@ -36,6 +36,10 @@ public struct ChatResponse: Sendable, Hashable {
     /// the statement may have missed); empty when its first statement stood unquestioned.
     public var lookedAgainFor: [String] = []
 
+    /// The statement the model wrote first, which ran, when its second look (see
+    /// ``lookedAgainFor``) replaced it with ``modelSQL``; nil when the first statement stands.
+    public var replacedSQL: String?
+
     /// True when what ran is not what the model wrote.
     public var isRewritten: Bool { !rewrites.isEmpty }
 

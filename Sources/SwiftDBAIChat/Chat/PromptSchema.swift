@@ -69,7 +69,8 @@ struct PromptSchema: Sendable {
             stable = "The database has \(schema.tables.count) tables and views; the ones a question needs are described with it."
         }
         // Fewer tables than the limit but too much text (wide tables): still ranked by the question.
-        let selection = TableSelector(limit: min(limit, max(1, schema.tables.count - 1)))
+        let ordinaryCount = schema.tables.filter { $0.kind != .view }.count
+        let selection = TableSelector(limit: min(limit, max(1, ordinaryCount - 1)))
         return PromptSchema(stable: stable, selection: selection, schema: schema, selectionBudget: max(0, budget - stable.count))
     }
 

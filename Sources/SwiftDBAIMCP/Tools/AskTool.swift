@@ -141,6 +141,7 @@ struct AskTool: DatabaseTool {
             if let cached = tokens.cachedPromptTokens { usage["cached_prompt_tokens"] = .int(cached) }
         }
         object["usage"] = .object(usage)
+        if let replaced = response.replacedSQL { object["replaced_sql"] = .string(replaced) }
         if let mutation = response.mutationResult {
             object["rows_affected"] = .int(mutation.rowsAffected)
         }
@@ -157,6 +158,13 @@ struct AskTool: DatabaseTool {
             text += "\n\nThis is not the statement the language model wrote: " + rules
                 + " changed it (a repair mends a statement SQLite rejected; an equivalence changes nothing anyone could mean). "
                 + "The model wrote: " + response.modelSQL
+        }
+        if !response.lookedAgainFor.isEmpty {
+            text += "\n\nThe language model was asked to look at its statement again:\n"
+                + response.lookedAgainFor.map { "- " + $0 }.joined(separator: "\n")
+            if let replaced = response.replacedSQL {
+                text += "\nIt replaced the statement it wrote first, which ran: " + replaced
+            }
         }
         if !response.doubts.isEmpty {
             text += "\n\nCheck before trusting this answer:\n" + response.doubts.map { "- " + $0 }.joined(separator: "\n")

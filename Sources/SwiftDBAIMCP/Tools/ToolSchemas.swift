@@ -182,6 +182,10 @@ enum ToolSchemas {
                 "description": "What the model was told when it was asked to look at its statement again (no rows, a value its column does not hold, a reading of the question it may have missed); empty when its first statement stood.",
                 "items": ["type": "string"],
             ],
+            "replaced_sql": [
+                "type": "string",
+                "description": "The statement the model wrote first, which ran, when its second look (looked_again_for) replaced it; absent when the first statement stands.",
+            ],
             "doubts": [
                 "type": "array",
                 "description": "What looks wrong in the answer, for the user to check: a value its column does not hold, keys of different tables compared, statements of the model that disagree. Empty when nothing does.",

@@ -92,6 +92,29 @@ struct ChatEngineRecoveryTests {
         #expect(response.doubts.isEmpty)
     }
 
+    @Test("a second look whose statement fails leaves the read that ran, with nothing replaced")
+    func secondLookStatementFails() async throws {
+        let unstored = "SELECT COUNT(*) FROM artist WHERE name = 'Virginia'"
+        let model = ScriptedModel([.text(unstored), .text("SELECT nope FROM artist WHERE name = 'AC/DC'")])
+        let (asking, _) = try engine(model)
+        let response = try await asking.send("How many artists are called Virginia?")
+        #expect(response.sql == unstored && response.modelSQL == unstored && response.queryResult?.rows == [[.integer(0)]])
+        #expect(response.replacedSQL == nil && response.lookedAgainFor.count == 1 && model.requests.count == 2)
+    }
+
+    @Test("a second look that replaces the read says so: the first statement, which ran, and why the model looked again")
+    func secondLookReplaces() async throws {
+        let unstored = "SELECT COUNT(*) FROM artist WHERE name = 'Virginia'"
+        let (replacing, _) = try engine(ScriptedModel([.text(unstored), .text("SELECT COUNT(*) FROM artist WHERE name = 'AC/DC'")]))
+        let response = try await replacing.send("How many artists are called Virginia?")
+        #expect(response.sql == "SELECT COUNT(*) FROM artist WHERE name = 'AC/DC'" && response.queryResult?.rows == [[.integer(1)]])
+        #expect(response.replacedSQL == unstored && response.lookedAgainFor.first?.hasPrefix("'Virginia' is not a value") == true)
+        // Looked at again and kept: nothing was replaced.
+        let (kept, _) = try engine(ScriptedModel([], fallback: .text(unstored)))
+        let same = try await kept.send("How many artists are called Virginia?")
+        #expect(same.sql == unstored && same.replacedSQL == nil && same.lookedAgainFor.count == 1)
+    }
+
     @Test("a second look answers the same read: a write written then is refused and the first answer stands")
     func secondLookMayNotWrite() async throws {
         let database = try ScratchDatabase(ChatEngineTests.script)

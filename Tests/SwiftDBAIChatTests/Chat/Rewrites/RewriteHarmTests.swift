@@ -6,8 +6,8 @@ import SwiftDBAITestSupport
 
 /// Nothing between the model and SQLite may change what a working statement returns: every
 /// question of every evaluation set, answered by a model that writes the gold SQL, must return
-/// the gold rows through the whole pipeline (equivalences, doubts and second looks, guesses and
-/// the vote). A failure names the question's id and the rewrites applied, never its text (the
+/// the gold rows through the whole pipeline (equivalences, doubts and second looks, guesses; one
+/// candidate, as by default: the model writes the same statement on a second look). A failure names the question's id and the rewrites applied, never its text (the
 /// held-out sets must not be read).
 @Suite("The rewrite pipeline never changes a correct answer")
 struct RewriteHarmTests {

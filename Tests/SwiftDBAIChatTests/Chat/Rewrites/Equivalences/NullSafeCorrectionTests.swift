@@ -52,6 +52,11 @@ struct NullSafeCorrectionTests {
         #expect(AntiJoinCorrection().applied(to: 
             "SELECT p.name FROM products p JOIN reviews r ON r.product_id = p.id WHERE r.product_id IS NULL", schema: schema)
             == "SELECT p.name FROM products p LEFT JOIN reviews r ON r.product_id = p.id WHERE r.product_id IS NULL")
+        // A nullable column compared in the ON condition, and a BETWEEN among the WHERE's terms.
+        #expect(AntiJoinCorrection().applied(to:
+            "SELECT c.name FROM customers c JOIN orders o ON o.customer_id = c.id AND o.promo_code_id = 2 WHERE o.promo_code_id IS NULL AND c.id BETWEEN 1 AND 3",
+            schema: schema)
+            == "SELECT c.name FROM customers c LEFT JOIN orders o ON o.customer_id = c.id AND o.promo_code_id = 2 WHERE o.promo_code_id IS NULL AND c.id BETWEEN 1 AND 3")
     }
 
     @Test("anti-join left alone: LEFT JOIN already, IS NOT NULL, a column that may be NULL, a comma join")
@@ -68,9 +73,41 @@ struct NullSafeCorrectionTests {
             "SELECT p.name, r.id IS NULL FROM products p JOIN reviews r ON r.product_id = p.id",
             "SELECT COUNT(CASE WHEN r.id IS NULL THEN 1 END), COUNT(*) FROM products p JOIN reviews r ON r.product_id = p.id",
             "SELECT p.name FROM products p JOIN reviews r ON r.product_id = p.id WHERE p.id IN (SELECT x.id FROM products x WHERE r.id IS NULL)",
+            // The alias tested outside names a table joined inside a subquery or a CTE too.
+            "SELECT c.name FROM customers c LEFT JOIN orders o ON o.customer_id = c.id WHERE o.id IS NULL AND c.city IN (SELECT c2.city FROM customers c2 JOIN orders o ON o.customer_id = c2.id)",
+            "WITH reviewed AS (SELECT p.id FROM products p JOIN reviews r ON r.product_id = p.id) SELECT p.name FROM products p LEFT JOIN reviews r ON r.product_id = p.id WHERE r.id IS NULL",
+            "SELECT p.name FROM products p JOIN reviews r ON r.product_id = p.id WHERE r.id IS NULL UNION SELECT name FROM customers",
+            // A RIGHT or FULL join can null-extend any table before it; a NATURAL join has no ON.
+            "SELECT COUNT(*) FROM customers c RIGHT JOIN orders o ON o.customer_id = c.id WHERE o.customer_id IS NULL",
+            "SELECT COUNT(*) FROM products p JOIN reviews r ON r.product_id = p.id RIGHT JOIN orders o ON o.id = r.id WHERE r.id IS NULL",
+            "SELECT COUNT(*) FROM products p JOIN reviews r ON r.product_id = p.id FULL JOIN orders o ON o.id = r.id WHERE r.id IS NULL",
+            "SELECT COUNT(*) FROM products p NATURAL JOIN reviews r WHERE r.product_id IS NULL",
+            // The ON condition does not require the column: under OR, with IS, beside IS NULL.
+            "SELECT COUNT(*) FROM customers c JOIN orders o ON o.customer_id = c.id AND (o.promo_code_id = 1 OR o.promo_code_id IS NULL) WHERE o.promo_code_id IS NULL",
+            "SELECT COUNT(*) FROM customers c JOIN orders o ON o.customer_id = c.id OR o.promo_code_id = 1 WHERE o.promo_code_id IS NULL",
+            "SELECT COUNT(*) FROM customers c JOIN orders o ON o.promo_code_id IS c.id WHERE o.promo_code_id IS NULL",
+            "SELECT COUNT(*) FROM customers c JOIN orders o ON o.promo_code_id = c.id IS NULL WHERE o.promo_code_id IS NULL",
         ] {
             #expect(AntiJoinCorrection().applied(to: sql, schema: schema) == nil, "\(sql)")
         }
+    }
+
+    @Test("anti-join left alone: a primary key that is not INTEGER PRIMARY KEY can hold NULL")
+    func antiJoinTextKey() async throws {
+        let database = try ScratchDatabase("""
+            CREATE TABLE products(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+            CREATE TABLE tags(name TEXT PRIMARY KEY, product_id INTEGER);
+            INSERT INTO products VALUES (1, 'A'), (2, 'B');
+            INSERT INTO tags VALUES (NULL, 1), ('x', 2);
+            """)
+        let executor = try database.executor()
+        let schema = try await executor.schema()
+        let sql = "SELECT p.name FROM products p JOIN tags t ON t.product_id = p.id WHERE t.name IS NULL"
+        #expect(try await executor.query(sql).rows == [[.text("A")]])
+        #expect(AntiJoinCorrection().applied(to: sql, schema: schema) == nil)
+        // Its INTEGER PRIMARY KEY is the rowid, never NULL: there the join is an anti-join.
+        #expect(AntiJoinCorrection().applied(to: "SELECT t.name FROM tags t JOIN products p ON p.name = t.name WHERE p.id IS NULL", schema: schema)
+            == "SELECT t.name FROM tags t LEFT JOIN products p ON p.name = t.name WHERE p.id IS NULL")
     }
 
     @Test("the engine runs the equivalences and records them; a guess is a doubt told to the model, never a rewrite")
