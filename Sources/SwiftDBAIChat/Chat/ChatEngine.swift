@@ -158,11 +158,11 @@ public actor ChatEngine {
             messages.append(.assistant(turn.sql))
         }
         let historyCount = messages.count
-        let tables = try await selectedTables(for: question, in: prompt)
+        let examples = exampleRetriever.examples(for: question, limit: configuration.examplesPerQuestion)
+        let tables = try await selectedTables(for: question, in: prompt, reading: examples)
         let profiles = await currentColumnProfiles(of: prompt.schema)
         let found = await storedValues(namedIn: question, schema: prompt.schema, profiles: profiles)
         let hints = valueHints(for: question, schema: prompt.schema, found: found, profiles: profiles)
-        let examples = exampleRetriever.examples(for: question, limit: configuration.examplesPerQuestion)
         messages.append(.user(ChatPrompt.question(question, tables: tables, examples: examples, hints: hints)))
         let asked = messages
         let context = RewriteContext(schema: prompt.schema, profiles: profiles, question: question)
@@ -486,8 +486,12 @@ public actor ChatEngine {
     /// to this question and the previous one, the most relevant first, as many as fit the
     /// prompt's budget (a table that does not fit in full gets its one line of the schema map).
     /// Nil when the system prompt describes every table.
-    private func selectedTables(for question: String, in prompt: PromptSchema) async throws(ChatError) -> String? {
-        guard let names = prompt.tables(for: question, previous: turns.last?.question), !names.isEmpty else { return nil }
+    private func selectedTables(
+        for question: String, in prompt: PromptSchema, reading examples: [ChatExample]
+    ) async throws(ChatError) -> String? {
+        let exampleTables = examples.flatMap { ParsedStatement($0.sql, schema: prompt.schema).references.map(\.table) }
+        guard let names = prompt.tables(for: question, previous: turns.last?.question, including: exampleTables), !names.isEmpty
+        else { return nil }
         let key = names.map(SQLIdentifier.foldCase).joined(separator: ",")
         if let describedSelection, describedSelection.key == key { return describedSelection.text }
         var parts: [String] = []

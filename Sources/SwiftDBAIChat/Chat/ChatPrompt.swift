@@ -108,7 +108,8 @@ enum ChatPrompt {
     /// The longest schema map an error's hint carries (about 1,000 tokens).
     static let maxMapCharacters = 3_000
 
-    /// One line per table: its columns, with `→ Table` after each foreign-key column.
+    /// One line per table: its columns, with `→ Table` after each foreign-key column, and the
+    /// first sentence of the table's description, when it has one (at most 160 characters).
     static func schemaMap(_ schema: DatabaseSchema) -> String {
         let name = SQLIdentifier.quotedIfNeeded
         return schema.tables.map { table in
@@ -117,8 +118,18 @@ enum ChatPrompt {
                 else { return name(column.name) }
                 return name(column.name) + " → " + name(key.referencedTable) + (key.referencedColumns.first.map { "." + name($0) } ?? "")
             }
-            return "\(name(table.name))(\(columns.joined(separator: ", ")))"
+            let line = "\(name(table.name))(\(columns.joined(separator: ", ")))"
+            guard let description = table.description.map(Self.firstSentence), !description.isEmpty else { return line }
+            return line + " -- " + description
         }.joined(separator: "\n")
+    }
+
+    /// The first sentence (or line) of a description, at most 160 characters.
+    private static func firstSentence(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let sentence = line.range(of: ". ").map { String(line[..<$0.lowerBound]) + "." } ?? line
+        let trimmed = sentence.trimmingCharacters(in: .whitespaces)
+        return trimmed.count <= 160 ? trimmed : String(trimmed.prefix(159)) + "…"
     }
 
     static let noSQLRetry = "Reply with one SQLite statement only, with no other text."

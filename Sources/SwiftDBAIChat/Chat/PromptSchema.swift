@@ -75,10 +75,11 @@ struct PromptSchema: Sendable {
     }
 
     /// The tables to describe in full for a question (and the one before it, for follow-ups),
-    /// most relevant first, or nil when the stable text describes every table.
-    func tables(for question: String, previous: String?) -> [String]? {
+    /// most relevant first, with the tables the question's worked examples read (`including`),
+    /// or nil when the stable text describes every table.
+    func tables(for question: String, previous: String?, including: [String] = []) -> [String]? {
         guard let selection else { return nil }
         let context = ([previous].compactMap { $0 } + [question]).joined(separator: " ")
-        return selection.select(for: context, in: schema).filter { schema.table(named: $0)?.kind != .view }
+        return selection.select(for: context, in: schema, including: including).filter { schema.table(named: $0)?.kind != .view }
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import SwiftDBAI
 
 /// Picks the tables relevant to a question when a schema is too large to send whole: tables and
-/// columns whose names share words with the question score highest, and the tables they
-/// reference or are referenced by come along so joins stay possible.
+/// columns whose names share words with the question score highest, then those whose
+/// descriptions do; tables the caller names (those the question's worked examples read) come
+/// next, and the tables they reference or are referenced by come along so joins stay possible.
 ///
 /// When the ordinary tables fit within the limit and only the views overflow it, every table is
 /// picked and the rest of the limit goes to the most relevant views: the tables then read the
@@ -18,7 +19,10 @@ package struct TableSelector: Sendable {
     }
 
     /// The names of the tables to describe, most relevant first.
-    package func select(for question: String, in schema: DatabaseSchema) -> [String] {
+    ///
+    /// - Parameter including: Tables to pick after the three that score highest (unknown names
+    ///   are left out).
+    package func select(for question: String, in schema: DatabaseSchema, including: [String] = []) -> [String] {
         guard schema.tables.count > limit else { return schema.tableNames }
         let words = Self.words(in: question)
         // A word found in many tables' names says little about which one a question means
@@ -34,9 +38,13 @@ package struct TableSelector: Sendable {
         }
         let total = Double(schema.tables.count)
         func weight(_ word: String) -> Double { 1 + log(total / Double(max(1, tablesHaving[word] ?? 1))) }
+        let described = Self.descriptionWords(of: schema)
         var scores: [String: Double] = [:]
         for (table, entry) in zip(schema.tables, nameWords) {
             var score = 0.0
+            // A description's word weighs half a column's: a name says what a table is, a
+            // description what it may also hold.
+            score += 0.5 * (described[table.name] ?? []).intersection(words).subtracting(entry.table).reduce(0) { $0 + weight($1) }
             score += 3 * entry.table.intersection(words).reduce(0) { $0 + weight($1) }
             for column in entry.columns {
                 let shared = column.intersection(words)
@@ -60,6 +68,8 @@ package struct TableSelector: Sendable {
             for name in ranked where schema.table(named: name)?.kind == .view { add(name) }
             return picked
         }
+        for name in ranked.prefix(3) { add(name) }
+        for name in including { add(name) }
         for name in ranked { add(name) }
         // Neighbours through foreign keys, so the picked tables can be joined.
         for name in picked {
@@ -76,6 +86,22 @@ package struct TableSelector: Sendable {
             }
         }
         return picked
+    }
+
+    /// The words of each table's description and its columns' (four letters or more), leaving
+    /// out the words that more than a quarter of the tables' descriptions share ("table", "each").
+    private static func descriptionWords(of schema: DatabaseSchema) -> [String: Set<String>] {
+        var words: [String: Set<String>] = [:]
+        var tablesHaving: [String: Int] = [:]
+        for table in schema.tables {
+            let text = ([table.description] + table.columns.map(\.description)).compactMap { $0 }.joined(separator: " ")
+            guard !text.isEmpty else { continue }
+            let found = Self.words(in: text).filter { $0.count >= 4 }
+            words[table.name] = found
+            for word in found { tablesHaving[word, default: 0] += 1 }
+        }
+        let common = max(2, schema.tables.count / 4)
+        return words.mapValues { $0.filter { (tablesHaving[$0] ?? 0) <= common } }
     }
 
     /// The words of a name or sentence, split on case changes and non-letters and reduced to

@@ -36,10 +36,49 @@ struct LargeSchemaPromptTests {
         #expect(system.components(separatedBy: "CREATE TABLE").count == 1)
         #expect(system.contains("table_0001") && system.contains("table_0400"))
         #expect(question.contains("CREATE TABLE \"table_0123\"") && question.contains("CREATE TABLE \"table_0122\""))
-        // At most 3 characters a token (SQL text is denser than prose), room for a 400-token
-        // answer: the whole request fits the local model's context.
-        let characters = request.messages.map(\.content.count).reduce(0, +)
-        #expect(characters / 3 + 400 < 8_192, "\(characters) characters")
+        // Room for a 400-token answer: the whole request fits the local model's context.
+        #expect(Self.tokens(in: request) + 400 < 8_192, "about \(Self.tokens(in: request)) tokens")
+    }
+
+    /// A request's tokens as Qwen's tokenizer counts them, about: a digit is a token of its
+    /// own, other text about 3 characters a token (SQL is denser than prose).
+    static func tokens(in request: LanguageModelRequest) -> Int {
+        let text = request.messages.map(\.content).joined()
+        let digits = text.filter(\.isNumber).count
+        return digits + (text.count - digits) / 3
+    }
+
+    @Test("a table whose description, not its name, shares the question's words is picked, and its map line says it")
+    func descriptionsChooseTables() async throws {
+        let database = try ScratchDatabase(Self.script(tables: 400))
+        var schema = try await database.executor().schema()
+        let refunds = "Refunds customers asked for after a cancelled booking. One row per refund."
+        schema.tables = schema.tables.map { table in
+            var table = table
+            if table.name == "table_0277" { table.description = refunds }
+            // Words every table's description shares tell nothing.
+            table.description = (table.description.map { $0 + " " } ?? "") + "Each row belongs to its parent row."
+            return table
+        }
+        let picked = TableSelector(limit: 12).select(for: "How many refunds were there?", in: schema)
+        #expect(picked.first == "table_0277")
+        #expect(ChatPrompt.schemaMap(schema).contains("\"table_0277\"(") || ChatPrompt.schemaMap(schema).contains("table_0277("))
+        #expect(ChatPrompt.schemaMap(schema).contains(") -- Refunds customers asked for after a cancelled booking."))
+        // Tables a caller names come after the three that score highest.
+        let including = TableSelector(limit: 12).select(for: "How many refunds were there?", in: schema, including: ["table_0321", "nope"])
+        #expect(including.first == "table_0277" && including.contains("table_0321") && !including.contains("nope"))
+    }
+
+    @Test("the tables a question's worked examples read are described with it")
+    func exampleTablesDescribed() async throws {
+        let database = try ScratchDatabase(Self.script(tables: 400))
+        let model = ScriptedModel([.text("SELECT COUNT(*) FROM table_0277")])
+        let examples = [ChatExample(question: "How many refunds have been issued?", sql: "SELECT COUNT(*) FROM table_0277 WHERE status = 'open'")]
+        let configuration = ChatConfiguration(summary: .deterministic, examples: examples)
+        let engine = ChatEngine(executor: try database.executor(), model: model, configuration: configuration)
+        _ = try await engine.send("How many refunds were issued in total?")
+        let question = try #require(model.requests.first?.messages.last?.content)
+        #expect(question.contains("CREATE TABLE \"table_0277\""))
     }
 
     @Test("a schema whose table names alone do not fit: only their number, and still the tables the question needs")
@@ -108,12 +147,7 @@ struct LargeSchemaPromptTests {
         let response = try await engine.send("How many rows of table_0123 are there?")
         #expect(response.queryResult?.rows == [[.integer(3)]] && model.requests.count == 3)
         for request in model.requests {
-            // Qwen's tokenizer reads a digit as a token of its own, other text at about 3
-            // characters a token; 400 tokens are left for the answer.
-            let text = request.messages.map(\.content).joined()
-            let digits = text.filter(\.isNumber).count
-            let tokens = digits + (text.count - digits) / 3
-            #expect(tokens + 400 < 8_192, "about \(tokens) tokens")
+            #expect(Self.tokens(in: request) + 400 < 8_192, "about \(Self.tokens(in: request)) tokens")
         }
     }
 }

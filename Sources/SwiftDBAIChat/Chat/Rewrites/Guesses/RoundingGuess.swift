@@ -54,7 +54,7 @@ struct RoundingGuess: SQLRewriteRule {
         // sentence after it ("with two decimal prices" is about prices).
         let pattern = rounds
             ? #"\b(zero|one|two|three|four|[0-4])\s+decimal"#
-            : #"\b(to|with) (zero|one|two|three|four|[0-4])\s+decimals?(\s+(places?|digits?))?(?!\s+(?!and\b|or\b|then\b|please\b)[a-z])"#
+            : #"\b(to|with) (zero|one|two|three|four|[0-4])\s+decimals?\b(\s+(places?|digits?)\b)?(?!\s+(?!and\b|or\b|then\b|please\b)[a-z])"#
         guard let range = text.range(of: pattern, options: .regularExpression) else { return nil }
         let words = text[range].split(separator: " ").map(String.init)
         return words.lazy.compactMap { numbers[$0] }.first

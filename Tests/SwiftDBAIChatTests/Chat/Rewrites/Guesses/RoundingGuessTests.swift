@@ -43,15 +43,24 @@ struct RoundingGuessTests {
 
     @Test("adversarial: decimals named for another reason, ROUND already there, nothing fractional in the result")
     func adversarial() async throws {
+        // Decimals named, but nothing in the statement to round: no guess.
         for (sql, question) in [
             ("SELECT name FROM products WHERE price_cents % 100 <> 0", "Which products have a price with two decimal places?"),
             ("SELECT COUNT(*) FROM reviews", "How many reviews are there, to the nearest whole number?"),
             ("SELECT ROUND(AVG(rating), 2) FROM reviews", "What is the average rating, rounded to two decimals?"),
             ("SELECT round(avg(rating) * 100) / 100 FROM reviews", "What is the average rating, rounded to two decimals?"),
-            ("SELECT AVG(rating) FROM reviews", "What is the average rating of products with two decimal prices?"),
         ] {
-            #expect(RoundingGuess().applied(to: sql, question: question) == nil || RoundingGuess().doubt(in: .init(
-                schema: DatabaseSchema(tables: []), profiles: [], question: question)) == nil, "\(sql) for \(question)")
+            #expect(RoundingGuess().applied(to: sql, question: question) == nil, "\(sql) for \(question)")
+        }
+        // Something to round, but the decimals are about something else: no rounding asked.
+        for question in [
+            "What is the average rating of products with two decimal prices?",
+            "What is the average of the prices with 2 decimals stored?",
+            "What is the average of the prices kept with two decimal places stored?",
+            "Which decimal type holds the average rating?",
+        ] {
+            #expect(RoundingGuess.places(in: question) == nil, "\(question)")
+            #expect(RoundingGuess().applied(to: "SELECT AVG(rating) FROM reviews", question: question) == nil, "\(question)")
         }
     }
 }
