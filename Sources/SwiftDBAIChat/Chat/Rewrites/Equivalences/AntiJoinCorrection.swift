@@ -12,7 +12,8 @@ import SwiftDBAI
 /// other primary key of a rowid table can hold NULL), or a column its ON condition compares with
 /// `=`, `<`, `>` and the like as a term joined to the rest by AND only (a comparison with NULL is
 /// never true). The test must be a term of the outermost WHERE that every row must meet (joined
-/// to the rest by AND only). An equivalence: as written, the statement can never return a row. A
+/// to the rest by AND only). An equivalence: as written, no joined row can pass the WHERE (an
+/// aggregate without GROUP BY answers one row of zero or NULL). A
 /// test under OR, in the SELECT list or in a CASE can be true of other rows, and is left alone.
 struct AntiJoinCorrection: SQLRewriteRule {
     let name = "anti_join"
@@ -20,7 +21,9 @@ struct AntiJoinCorrection: SQLRewriteRule {
 
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
         let (sql, tokens, schema) = (statement.sql, statement.codeTokens, context.schema)
-        guard !statement.isCompound, !tokens.contains(where: { $0.isKeyword("right") || $0.isKeyword("full") }),
+        // A CTE may shadow a table's name, and then the table's constraints say nothing.
+        guard !statement.isCompound, tokens.first?.isKeyword("with") == false,
+              !tokens.contains(where: { $0.isKeyword("right") || $0.isKeyword("full") }),
               let whereIndex = SQLTokens.topLevelIndex(of: "where", in: tokens)
         else { return nil }
         let required = Self.requiredTerms(in: tokens, whereIndex: whereIndex)
@@ -45,10 +48,12 @@ struct AntiJoinCorrection: SQLRewriteRule {
         return edits.isEmpty ? nil : SQLTokens.applying(edits, to: sql)
     }
 
-    /// True for the table's `INTEGER PRIMARY KEY`, an alias of its rowid, which is never NULL.
+    /// True for the table's `INTEGER PRIMARY KEY`, an alias of its rowid, which is never NULL
+    /// (not `INTEGER PRIMARY KEY DESC`, which SQLite keeps in an index of its own, NULLs allowed).
     private static func isRowidKey(_ column: ColumnSchema, of table: TableSchema) -> Bool {
         column.primaryKeyPosition != nil && table.columns.filter({ $0.primaryKeyPosition != nil }).count == 1
             && SQLIdentifier.foldCase(column.declaredType) == "integer"
+            && !table.indexes.contains { $0.origin == .primaryKey }
     }
 
     /// How many parentheses are open before the token at `index`.
@@ -124,11 +129,16 @@ struct AntiJoinCorrection: SQLRewriteRule {
         var depth = 0
         var termStart = start
         var betweens = 0
+        var cases = 0
         for index in start..<end {
             let token = tokens[index]
             if token.kind == .symbol, token.text == "(" { depth += 1 }
             if token.kind == .symbol, token.text == ")" { depth -= 1 }
             guard depth == 0, token.kind == .word else { continue }
+            // The ANDs and ORs of a CASE expression belong to its term.
+            if token.isKeyword("case") { cases += 1 }
+            if token.isKeyword("end"), cases > 0 { cases -= 1 }
+            guard cases == 0 else { continue }
             if token.isKeyword("or") { return [] }
             if token.isKeyword("between") { betweens += 1 }
             if token.isKeyword("and") {

@@ -87,6 +87,10 @@ struct NullSafeCorrectionTests {
             "SELECT COUNT(*) FROM customers c JOIN orders o ON o.customer_id = c.id OR o.promo_code_id = 1 WHERE o.promo_code_id IS NULL",
             "SELECT COUNT(*) FROM customers c JOIN orders o ON o.promo_code_id IS c.id WHERE o.promo_code_id IS NULL",
             "SELECT COUNT(*) FROM customers c JOIN orders o ON o.promo_code_id = c.id IS NULL WHERE o.promo_code_id IS NULL",
+            // A CTE that shadows a table; a CASE whose AND is not the WHERE's.
+            "WITH reviews AS (SELECT NULL AS id, 1 AS product_id) SELECT p.name FROM products p JOIN reviews r ON r.product_id = p.id WHERE r.id IS NULL",
+            "SELECT c.name FROM customers c JOIN orders o ON o.customer_id = c.id WHERE CASE WHEN c.id > 1 THEN 1 ELSE 0 END = 1 AND o.promo_code_id IS NULL OR c.id = 1",
+            "SELECT c.name FROM customers c JOIN orders o ON o.customer_id = c.id AND CASE WHEN o.promo_code_id = 1 AND c.id = 1 THEN 1 ELSE o.promo_code_id IS NULL END WHERE o.promo_code_id IS NULL",
         ] {
             #expect(AntiJoinCorrection().applied(to: sql, schema: schema) == nil, "\(sql)")
         }
@@ -105,6 +109,17 @@ struct NullSafeCorrectionTests {
         let sql = "SELECT p.name FROM products p JOIN tags t ON t.product_id = p.id WHERE t.name IS NULL"
         #expect(try await executor.query(sql).rows == [[.text("A")]])
         #expect(AntiJoinCorrection().applied(to: sql, schema: schema) == nil)
+        // INTEGER PRIMARY KEY DESC is no rowid: it can hold NULL.
+        let descending = try ScratchDatabase("""
+            CREATE TABLE products(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+            CREATE TABLE notes(id INTEGER PRIMARY KEY DESC, product_id INTEGER);
+            INSERT INTO products VALUES (1, 'A'), (2, 'B');
+            INSERT INTO notes VALUES (NULL, 1), (5, 2);
+            """)
+        let notes = "SELECT p.name FROM products p JOIN notes n ON n.product_id = p.id WHERE n.id IS NULL"
+        let descendingExecutor = try descending.executor()
+        #expect(try await descendingExecutor.query(notes).rows == [[.text("A")]])
+        #expect(AntiJoinCorrection().applied(to: notes, schema: try await descendingExecutor.schema()) == nil)
         // Its INTEGER PRIMARY KEY is the rowid, never NULL: there the join is an anti-join.
         #expect(AntiJoinCorrection().applied(to: "SELECT t.name FROM tags t JOIN products p ON p.name = t.name WHERE p.id IS NULL", schema: schema)
             == "SELECT t.name FROM tags t LEFT JOIN products p ON p.name = t.name WHERE p.id IS NULL")
