@@ -177,7 +177,12 @@ public actor ChatEngine {
         func finish(_ settled: Settled) async -> ChatResponse {
             var chosen = await voted(settled, asked: asked, context: context)
             if chosen.isRead {
-                let found = Self.doubts(about: chosen.sql, context: context) + (await guessedDoubts(about: chosen, context: context))
+                // The doubts of a statement already looked at are not looked for again (a guess's
+                // statement is one more query).
+                var found = chosen.checkedDoubts ?? []
+                if chosen.checkedDoubts == nil {
+                    found = Self.doubts(about: chosen.sql, context: context) + (await guessedDoubts(about: chosen, context: context))
+                }
                 chosen.doubts = found + chosen.doubts
             }
             chosen.lookedAgainFor = lookedAgainFor
@@ -215,7 +220,7 @@ public actor ChatEngine {
                 // A second look answers the same read: the model may not turn it into a write.
                 let outcome = try await runWithEquivalences(&statement, written: written, readsOnly: firstLook != nil)
                 let sql = statement.sql
-                let settled = Settled(
+                var settled = Settled(
                     sql: sql, modelSQL: written, rewrites: statement.applied, outcome: outcome,
                     conversation: messages + answerMessages(response, sql: sql), attempts: attempt)
                 if let firstLook {
@@ -225,6 +230,7 @@ public actor ChatEngine {
                 }
                 guard settled.isRead, attempt <= configuration.maxRetries else { return await finish(settled) }
                 let doubts = Self.doubts(about: sql, context: context) + (await guessedDoubts(about: settled, context: context))
+                settled.checkedDoubts = doubts
                 guard settled.isEmptyRead || !doubts.isEmpty else { return await finish(settled) }
                 // No rows, a value the column does not hold, keys of different tables compared or a
                 // reading of the question the statement may have missed: one more look.
@@ -281,6 +287,8 @@ public actor ChatEngine {
         var lookedAgainFor: [String] = []
         /// The statement that ran first and that a second look replaced.
         var replacedSQL: String?
+        /// What looks wrong in this statement, when already looked for (nil: not yet).
+        var checkedDoubts: [String]?
 
         var isEmptyRead: Bool {
             if case .rows(let result) = outcome { return result.rowCount == 0 }
