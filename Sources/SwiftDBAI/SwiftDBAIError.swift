@@ -76,9 +76,9 @@ extension SwiftDBAIError: CustomStringConvertible, LocalizedError {
         case .confirmationDeclined(let operation, let tables):
             return "\(operation.sqlKeyword) on \(tables.joined(separator: ", ")) was not confirmed; nothing was changed."
         case .unknownTable(let name, let available):
-            return "No table or view named \(name). Available: \(available.joined(separator: ", "))."
+            return "No table or view named \(name). Available: \(Self.names(available, near: name))."
         case .unknownColumn(let name, let table, let available):
-            return "Table \(table) has no column named \(name). Columns: \(available.joined(separator: ", "))."
+            return "Table \(table) has no column named \(name). Columns: \(Self.names(available, near: name))."
         case .invalidRequest(let message):
             return message
         case .valueTooLarge(let limit):
@@ -102,4 +102,26 @@ extension SwiftDBAIError: CustomStringConvertible, LocalizedError {
     }
 
     public var errorDescription: String? { description }
+
+    /// The most names an error message lists.
+    package static let listedNameLimit = 24
+
+    /// `names` joined, or, when there are more than ``listedNameLimit``, those most like `name`
+    /// (sharing its start, then holding it, then sharing the most letters) and how many others
+    /// there are, so that a message stays short on a schema of thousands of tables.
+    package static func names(_ names: [String], near name: String) -> String {
+        guard names.count > listedNameLimit else { return names.joined(separator: ", ") }
+        let target = name.lowercased()
+        let letters = Set(target)
+        func closeness(_ candidate: String) -> Int {
+            let lowered = candidate.lowercased()
+            let prefix = zip(lowered, target).prefix { $0 == $1 }.count
+            let contains = !target.isEmpty && (lowered.contains(target) || target.contains(lowered)) ? 1 : 0
+            return prefix * 1_000 + contains * 500 + Set(lowered).intersection(letters).count
+        }
+        let closest = names.enumerated()
+            .sorted { (closeness($0.element), -$0.offset) > (closeness($1.element), -$1.offset) }
+            .prefix(listedNameLimit).map(\.element)
+        return closest.joined(separator: ", ") + " and \(names.count - closest.count) others"
+    }
 }

@@ -53,7 +53,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     var maxRows: Int = 500
 
     @Option(name: .customLong("max-result-bytes"), help: ArgumentHelp(
-        "The most bytes of rows a read returns (as JSON; the text rendering is bounded the same way). Beyond, results say truncated_by: bytes; long values are clipped.",
+        "The most bytes of any one answer (a tool result's JSON and text together, a resource, a prompt; at least 4096). A read's rows get about half, its text the rest: beyond, results say truncated_by: bytes with next_cursor; long values are clipped. Schemas that do not fit come as a catalog in pages.",
         valueName: "bytes"))
     var maxResultBytes: Int = ExecutionLimits.defaultMaxResultBytes
 
@@ -173,7 +173,9 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         if llmWarmUp, llm == nil { throw ValidationError("--llm-warm-up needs --llm.") }
         guard maxRows >= 1 else { throw ValidationError("--max-rows must be at least 1.") }
         guard timeoutMilliseconds >= 1 else { throw ValidationError("--timeout-ms must be at least 1.") }
-        guard maxResultBytes >= 256 else { throw ValidationError("--max-result-bytes must be at least 256.") }
+        guard maxResultBytes >= 4_096 else {
+            throw ValidationError("--max-result-bytes must be at least 4096: every answer, schema pages included, must fit it.")
+        }
         guard maxValueBytes >= 1024 else { throw ValidationError("--max-value-bytes must be at least 1024.") }
         guard sqliteMemoryMB == 0 || sqliteMemoryMB >= 16 else {
             throw ValidationError("--sqlite-memory-mb must be 0 (no limit) or at least 16.")

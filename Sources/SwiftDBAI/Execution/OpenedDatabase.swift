@@ -19,6 +19,8 @@ public struct OpenedDatabase: Sendable {
     public let limits: ExecutionLimits
     /// The extensions loaded on every connection.
     public let extensions: [SQLiteExtension]
+    /// False when ``schema`` holds names and kinds only (``init(path:readOnly:limits:extensions:readsColumns:)``).
+    package let isSchemaComplete: Bool
     let queue: DatabaseQueue
 
     /// Opens the file at `path` (never creating it) and reads its schema, which also recovers a
@@ -34,11 +36,25 @@ public struct OpenedDatabase: Sendable {
     public init(
         path: String, readOnly: Bool, limits: ExecutionLimits = ExecutionLimits(), extensions: [SQLiteExtension] = []
     ) throws(SwiftDBAIError) {
+        try self.init(path: path, readOnly: readOnly, limits: limits, extensions: extensions, readsColumns: true)
+    }
+
+    /// Opens the file as ``init(path:readOnly:limits:extensions:)`` does; without
+    /// `readsColumns`, ``schema`` holds the tables and views by name and kind only (no columns,
+    /// keys or indexes), read in one statement: an executor made from it reads the whole schema
+    /// at its first access, so that opening a schema of thousands of tables stays quick.
+    ///
+    /// - Throws: ``SwiftDBAIError`` as ``init(path:readOnly:limits:extensions:)``.
+    package init(
+        path: String, readOnly: Bool, limits: ExecutionLimits = ExecutionLimits(), extensions: [SQLiteExtension] = [],
+        readsColumns: Bool
+    ) throws(SwiftDBAIError) {
         let queue = try DatabaseOpener.open(
             path: path, readOnly: readOnly, busyTimeout: limits.busyTimeout.seconds, maxValueBytes: limits.maxValueBytes,
             extensions: extensions)
         do {
-            schema = try queue.read { db in try SchemaIntrospector(includesRowCounts: false).introspect(db) }
+            let introspector = SchemaIntrospector(includesRowCounts: false)
+            schema = try queue.read { db in try readsColumns ? introspector.introspect(db) : introspector.tableNames(db) }
         } catch {
             try? queue.close()
             throw SwiftDBAIError(error, path: path)
@@ -47,6 +63,7 @@ public struct OpenedDatabase: Sendable {
         self.limits = limits
         self.extensions = extensions
         self.queue = queue
+        self.isSchemaComplete = readsColumns
     }
 }
 
@@ -60,7 +77,8 @@ extension SQLExecutor {
         descriptions: SchemaDescriptions = SchemaDescriptions()
     ) throws(SwiftDBAIError) {
         try self.init(
-            database: opened.queue, policy: policy, limits: opened.limits, delegate: delegate, knownSchema: opened.schema,
-            extensions: opened.extensions, descriptions: descriptions)
+            database: opened.queue, policy: policy, limits: opened.limits, delegate: delegate,
+            knownSchema: opened.isSchemaComplete ? opened.schema : nil, extensions: opened.extensions,
+            descriptions: descriptions, readsSchemaNow: opened.isSchemaComplete)
     }
 }

@@ -38,6 +38,14 @@ public struct QueryResult: Sendable, Hashable, Codable {
     public var elapsed: Duration
     /// The statement that ran.
     public var sql: String
+    /// The rows of the statement's result before the first one returned (a later page).
+    public var offset: Int = 0
+    /// Where the next page starts, when the statement has rows beyond those returned.
+    public var next: ResultPosition?
+    /// True when the rows before this page are not those the earlier pages returned: the data
+    /// changed between the pages, or the statement's order is not unique. Pages may then miss or
+    /// repeat rows.
+    public var earlierRowsChanged = false
 
     /// The number of rows returned.
     public var rowCount: Int { rows.count }

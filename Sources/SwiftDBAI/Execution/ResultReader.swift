@@ -21,6 +21,9 @@ struct ResultReader {
     /// The smallest cell limit, whatever the budget and the number of columns.
     static let minimumCellBytes = 64
 
+    /// What a result's fields other than its rows and columns may take as JSON.
+    static let resultFieldBytes = 512
+
     init(maxRows: Int, maxBytes: Int, maxCellBytes: Int) {
         self.maxRows = max(1, maxRows)
         self.maxBytes = max(1, maxBytes)
@@ -34,7 +37,12 @@ struct ResultReader {
     /// Steps `statement` (already bound) and returns its rows.
     ///
     /// - Throws: a GRDB `DatabaseError` when a step fails.
-    func read(_ statement: Statement, sql: String, start: ContinuousClock.Instant = .now) throws -> QueryResult {
+    ///
+    /// - Parameter position: a later page: the rows before it are stepped past (and compared
+    ///   with the position's fingerprint) before rows are returned.
+    func read(
+        _ statement: Statement, sql: String, start: ContinuousClock.Instant = .now, after position: ResultPosition? = nil
+    ) throws -> QueryResult {
         let handle = statement.sqliteStatement
         let columnCount = statement.columnCount
         let columns = (0..<columnCount).map { index in
@@ -42,16 +50,30 @@ struct ResultReader {
                 name: statement.columnNames[index],
                 declaredType: sqlite3_column_decltype(handle, Int32(index)).map { String(cString: $0) })
         }
+        // The columns and the result's other fields (counts, flags, the next page's cursor)
+        // come out of the same budget, so that the whole structured result fits it.
+        let described = columns.reduce(Self.resultFieldBytes) { $0 + $1.name.utf8.count + ($1.declaredType?.utf8.count ?? 0) + 28 }
+        let maxBytes = max(self.maxBytes / 2, self.maxBytes - described)
         // One row must always fit: with many columns, each cell gets a share of the budget.
         let cellLimit = max(Self.minimumCellBytes, min(maxCellBytes, maxBytes / max(1, columnCount)))
         var rows: [[SQLValue]] = []
         var clipped: [ClippedCell] = []
         var bytes = 2  // the rows array's brackets
         var reason: QueryResult.TruncationReason?
+        var moreRows = false
         let cursor = try Row.fetchCursor(statement)
+        var skipped = 0
+        var earlier = RowFingerprint()
+        if let position {
+            while skipped < position.offset, try cursor.next() != nil {
+                earlier.add((0..<columnCount).map { Self.value(handle, Int32($0), limit: cellLimit).0 })
+                skipped += 1
+            }
+        }
         while try cursor.next() != nil {
             if rows.count == maxRows {
                 reason = .rows
+                moreRows = true
                 break
             }
             var row: [SQLValue] = []
@@ -68,6 +90,7 @@ struct ResultReader {
             }
             if !rows.isEmpty, bytes + rowBytes > maxBytes {
                 reason = .bytes
+                moreRows = true
                 break
             }
             bytes += rowBytes
@@ -75,9 +98,20 @@ struct ResultReader {
             clipped.append(contentsOf: rowClipped)
         }
         if reason == nil, !clipped.isEmpty { reason = .bytes }
-        return QueryResult(
+        var result = QueryResult(
             columns: columns, rows: rows, truncationReason: reason, clippedCells: clipped,
             elapsed: ContinuousClock.now - start, sql: sql)
+        result.offset = skipped
+        if let position {
+            result.earlierRowsChanged = skipped < position.offset || earlier.value != position.fingerprint
+        }
+        if moreRows {
+            var fingerprint = earlier
+            for row in rows { fingerprint.add(row) }
+            result.next = ResultPosition(
+                offset: skipped + rows.count, fingerprint: fingerprint.value, schemaVersion: position?.schemaVersion ?? 0)
+        }
+        return result
     }
 
     /// One result value, its size as JSON, and its full size in bytes when it was clipped.

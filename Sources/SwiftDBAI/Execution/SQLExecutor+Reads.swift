@@ -17,14 +17,20 @@ extension SQLExecutor {
     /// - Throws: ``SwiftDBAIError/rejected(_:)`` when the statement is not an allowed read,
     ///   ``SwiftDBAIError/timeout(milliseconds:)``, ``SwiftDBAIError/cancelled``,
     ///   ``SwiftDBAIError/sqlite(code:message:)``.
+    ///   - position: the ``QueryResult/next`` of the previous page, for the next page: the
+    ///     statement runs again and the rows before the page are stepped past (no transaction is
+    ///     held between pages). The page says when those rows are not the ones the earlier pages
+    ///     returned (``QueryResult/earlierRowsChanged``).
+    /// - Throws: also ``SwiftDBAIError/invalidRequest(_:)`` for a `position` made under another
+    ///   schema version.
     public func query(
-        _ sql: String, arguments: SQLArguments = .none, maxRows: Int? = nil
+        _ sql: String, arguments: SQLArguments = .none, maxRows: Int? = nil, after position: ResultPosition? = nil
     ) async throws(SwiftDBAIError) -> QueryResult {
         let cap = [maxRows, limits.maxRows, policy.maximumRowCount].compactMap { $0 }.min().map { max(1, $0) } ?? limits.maxRows
         let reader = ResultReader(limits: limits, maxRows: cap)
         guard let delegate else {
             // No hook to call between the checks and the fetch: one database access for both.
-            return try await checkedRead(sql, arguments: arguments, reader: reader)
+            return try await checkedRead(sql, arguments: arguments, reader: reader, after: position)
         }
         let statement = try await check(sql)
         try Self.requireRead(statement, arguments: arguments)
@@ -32,7 +38,7 @@ extension SQLExecutor {
         let result: Result<QueryResult, SwiftDBAIError>
         do {
             // Authorized again in the access that runs it: the schema may have changed meanwhile.
-            result = .success(try await checkedRead(sql, arguments: arguments, reader: reader))
+            result = .success(try await checkedRead(sql, arguments: arguments, reader: reader, after: position))
         } catch {
             result = .failure(error)
         }
@@ -46,13 +52,24 @@ extension SQLExecutor {
     }
 
     /// Classifies, authorizes and runs a read in one database access.
-    private func checkedRead(_ sql: String, arguments: SQLArguments, reader: ResultReader) async throws(SwiftDBAIError) -> QueryResult {
+    private func checkedRead(
+        _ sql: String, arguments: SQLArguments, reader: ResultReader, after position: ResultPosition? = nil
+    ) async throws(SwiftDBAIError) -> QueryResult {
         let deadline = StatementDeadline(timeout: limits.timeout)
         do {
             return try await reading { db in
                 try deadline.armed(on: db.sqliteConnection) {
                     try Self.requireRead(try self.authorized(sql, in: db), arguments: arguments)
-                    return try self.fetch(sql, arguments: arguments, reader: reader, db: db)
+                    var result = try self.fetch(sql, arguments: arguments, reader: reader, db: db, after: position)
+                    if result.next != nil || position != nil {
+                        let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+                        if let position, position.schemaVersion != version {
+                            throw SwiftDBAIError.invalidRequest(
+                                "The schema changed since the previous page was read: run the statement again from its first page.")
+                        }
+                        result.next?.schemaVersion = version
+                    }
+                    return result
                 }
             }
         } catch {
@@ -71,7 +88,9 @@ extension SQLExecutor {
     }
 
     /// Steps the statement on the real connection, within the reader's row cap and byte budget.
-    private func fetch(_ sql: String, arguments: SQLArguments, reader: ResultReader, db: Database) throws -> QueryResult {
+    private func fetch(
+        _ sql: String, arguments: SQLArguments, reader: ResultReader, db: Database, after position: ResultPosition? = nil
+    ) throws -> QueryResult {
         let start = ContinuousClock.now
         let statement = try db.makeStatement(sql: sql)
         // Belt and braces: the real connection must agree with the classifier.
@@ -79,6 +98,6 @@ extension SQLExecutor {
             throw SQLRejection(.unexpectedOperation, "A query must be a read that returns rows.")
         }
         try statement.setArguments(arguments.statementArguments)
-        return try reader.read(statement, sql: sql, start: start)
+        return try reader.read(statement, sql: sql, start: start, after: position)
     }
 }

@@ -83,11 +83,13 @@ public final class SQLExecutor: Sendable {
 
     /// As ``init(database:policy:limits:delegate:)``, reusing a schema the caller already
     /// introspected (no second introspection when it is still current). A database opened from
-    /// a file gets a pool of read-only connections.
+    /// a file gets a pool of read-only connections. Without `readsSchemaNow`, the schema is read
+    /// and its classifier built at the first access instead, so that opening costs the same
+    /// whatever the size of the schema.
     package init(
         database: DatabaseQueue, policy: SafetyPolicy, limits: ExecutionLimits,
         delegate: (any SQLExecutionDelegate)?, knownSchema: DatabaseSchema?, extensions: [SQLiteExtension] = [],
-        descriptions: SchemaDescriptions = SchemaDescriptions()
+        descriptions: SchemaDescriptions = SchemaDescriptions(), readsSchemaNow: Bool = true
     ) throws(SwiftDBAIError) {
         self.database = database
         self.policy = policy
@@ -104,6 +106,7 @@ public final class SQLExecutor: Sendable {
                 capacity: Self.concurrentReads)
             : nil
         gate = TurnQueue(maxShared: isFile ? Self.concurrentReads : 1)
+        guard readsSchemaNow else { return }
         do {
             _ = try database.read { db in try schemaCache.current(db, known: knownSchema) }
         } catch {
@@ -163,11 +166,34 @@ public final class SQLExecutor: Sendable {
     /// - Throws: ``SwiftDBAIError``.
     public func schema(includingRowCounts: Bool = false) async throws(SwiftDBAIError) -> DatabaseSchema {
         try await access { db in
-            let entry = try self.schemaCache.current(db)
-            guard includingRowCounts else { return entry.visibleSchema }
-            return try SchemaIntrospector(includesRowCounts: true, descriptions: self.schemaCache.descriptions).introspect(db)
-                .visible(to: entry.classifier.visibleTableNames)
+            var schema = try self.schemaCache.current(db).visibleSchema
+            guard includingRowCounts else { return schema }
+            let counts = try SchemaIntrospector.rowCounts(db, of: schema.tables)
+            for position in schema.tables.indices {
+                schema.tables[position].rowCount = counts[SQLIdentifier.foldCase(schema.tables[position].name)]
+            }
+            return schema
         }
+    }
+
+    /// The row counts of some visible tables, by folded name (views and unknown or hidden names
+    /// have none): `sqlite_stat1`'s where `ANALYZE` recorded them, else counted up to
+    /// ``RowCountEstimate/exactLimit`` rows (see ``RowCountEstimate/Source``).
+    ///
+    /// - Throws: ``SwiftDBAIError``.
+    public func rowCounts(of tables: [String]) async throws(SwiftDBAIError) -> [String: RowCountEstimate] {
+        try await access { db in
+            let schema = try self.schemaCache.current(db).visibleSchema
+            return try SchemaIntrospector.rowCounts(db, of: tables.compactMap { schema.table(named: $0) })
+        }
+    }
+
+    /// The schema version the database reads now (`PRAGMA schema_version`): it changes with
+    /// every change to the schema, by this process or another one.
+    ///
+    /// - Throws: ``SwiftDBAIError``.
+    public func schemaVersion() async throws(SwiftDBAIError) -> Int {
+        try await access { db in try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0 }
     }
 
     /// A compact description of the visible schema for a language-model prompt: `CREATE`

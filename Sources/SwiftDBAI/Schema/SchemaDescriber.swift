@@ -98,7 +98,7 @@ public struct SchemaDescriber: Sendable {
         if table.isWithoutRowID { text += " WITHOUT ROWID" }
         text += ";"
         if let rowCount = table.rowCount {
-            text += " -- \(rowCount.isExact ? "" : "about ")\(rowCount.count) rows"
+            text += " -- \(rowCount.phrase) rows"
         }
         return text
     }

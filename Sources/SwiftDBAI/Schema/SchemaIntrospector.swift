@@ -47,31 +47,8 @@ public struct SchemaIntrospector: Sendable {
     ///   `DatabaseError` for an SQLite failure.
     public func introspect(_ db: Database) throws -> DatabaseSchema {
         let schemaVersion = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
-        let objects = try Row.fetchAll(db, sql: """
-            SELECT type, name, tbl_name, sql FROM sqlite_schema
-            WHERE sql IS NOT NULL ORDER BY rowid
-            """).map { SchemaObject(type: $0[0], name: $0[1], table: $0[2], sql: $0[3]) }
-        let tableList = Self.tableList(db)
-        let shadowNames = Set(tableList.filter { $0.value.type == "shadow" }.keys)
-
-        var tables: [TableSchema] = []
-        for object in objects where object.type == "table" || object.type == "view" {
-            let folded = SQLIdentifier.foldCase(object.name)
-            guard !object.name.hasPrefix("sqlite_"), !shadowNames.contains(folded) else { continue }
-            let listed = tableList[folded]
-            let isVirtual = listed?.type == "virtual" || object.sql.hasPrefix("CREATE VIRTUAL")
-            tables.append(TableSchema(
-                name: object.name,
-                kind: object.type == "view" ? .view : (isVirtual ? .virtual : .table),
-                columns: [],
-                isWithoutRowID: listed?.withoutRowID ?? false,
-                isStrict: listed?.strict ?? false,
-                virtualTableModule: isVirtual ? Self.moduleName(in: object.sql) : nil,
-                sql: object.sql))
-        }
-        guard !tables.isEmpty else {
-            throw SwiftDBAIError.emptyDatabase(path: Self.path(of: db))
-        }
+        let (objects, shadowNames, listedTables) = try Self.objects(db)
+        var tables = listedTables
 
         try loadColumns(db, into: &tables)
         for position in tables.indices where tables[position].kind == .table {
@@ -101,6 +78,51 @@ public struct SchemaIntrospector: Sendable {
             .map { TriggerSchema(name: $0.name, table: $0.table, sql: $0.sql) }
         return DatabaseSchema(
             tables: tables, schemaVersion: schemaVersion, shadowTableOwners: shadowOwners, triggers: triggers)
+    }
+
+    /// The tables and views of the database by name and kind only, without columns, keys or
+    /// indexes: what a server needs at start-up to check the names it is given, read in one
+    /// statement whatever the size of the schema. Complete it with ``introspect(_:)-(Database)``.
+    ///
+    /// - Throws: ``SwiftDBAIError/emptyDatabase(path:)`` when the database holds no table or view,
+    ///   or a GRDB `DatabaseError`.
+    package func tableNames(_ db: Database) throws -> DatabaseSchema {
+        let schemaVersion = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+        var tables = try Self.objects(db).tables
+        descriptions.apply(to: &tables)
+        return DatabaseSchema(tables: tables, schemaVersion: schemaVersion)
+    }
+
+    /// The objects of `sqlite_schema`, the shadow tables' folded names, and the tables and views
+    /// (no columns yet).
+    private static func objects(_ db: Database) throws -> (objects: [SchemaObject], shadowNames: Set<String>, tables: [TableSchema]) {
+        let objects = try Row.fetchAll(db, sql: """
+            SELECT type, name, tbl_name, sql FROM sqlite_schema
+            WHERE sql IS NOT NULL ORDER BY rowid
+            """).map { SchemaObject(type: $0[0], name: $0[1], table: $0[2], sql: $0[3]) }
+        let tableList = tableList(db)
+        let shadowNames = Set(tableList.filter { $0.value.type == "shadow" }.keys)
+
+        var tables: [TableSchema] = []
+        for object in objects where object.type == "table" || object.type == "view" {
+            let folded = SQLIdentifier.foldCase(object.name)
+            guard !object.name.hasPrefix("sqlite_"), !shadowNames.contains(folded) else { continue }
+            let listed = tableList[folded]
+            let isVirtual = listed?.type == "virtual" || object.sql.hasPrefix("CREATE VIRTUAL")
+            tables.append(TableSchema(
+                name: object.name,
+                kind: object.type == "view" ? .view : (isVirtual ? .virtual : .table),
+                columns: [],
+                isWithoutRowID: listed?.withoutRowID ?? false,
+                isStrict: listed?.strict ?? false,
+                virtualTableModule: isVirtual ? moduleName(in: object.sql) : nil,
+                sql: object.sql))
+        }
+        guard !tables.isEmpty else {
+            throw SwiftDBAIError.emptyDatabase(path: path(of: db))
+        }
+
+        return (objects, shadowNames, tables)
     }
 
     // MARK: - Objects
@@ -286,23 +308,40 @@ public struct SchemaIntrospector: Sendable {
     // MARK: - Row counts
 
     private func loadRowCounts(_ db: Database, into tables: inout [TableSchema]) throws {
-        let statistics = Self.statisticsRowCounts(db)
+        let counts = try Self.rowCounts(db, of: tables)
+        for position in tables.indices {
+            tables[position].rowCount = counts[SQLIdentifier.foldCase(tables[position].name)]
+        }
+    }
+
+    /// The row counts of `tables` (views have none), by folded name, without scanning a large
+    /// table: `sqlite_stat1`'s count where `ANALYZE` recorded one; otherwise a count of at most
+    /// ``RowCountEstimate/exactLimit`` + 1 rows, exact below the limit, and beyond it the span of
+    /// the rowids (two index seeks) or, for a `WITHOUT ROWID` table, the limit as a lower bound.
+    ///
+    /// - Throws: a GRDB `DatabaseError`.
+    package static func rowCounts(_ db: Database, of tables: [TableSchema]) throws -> [String: RowCountEstimate] {
+        let statistics = statisticsRowCounts(db)
         let limit = RowCountEstimate.exactLimit
-        for position in tables.indices where tables[position].kind == .table {
-            let table = tables[position]
+        var counts: [String: RowCountEstimate] = [:]
+        for table in tables where table.kind == .table {
+            let folded = SQLIdentifier.foldCase(table.name)
+            if let recorded = statistics[folded] {
+                counts[folded] = RowCountEstimate(count: recorded, isExact: false, source: .statistics)
+                continue
+            }
             let quoted = SQLIdentifier.quote(table.name)
             let counted = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM main.\(quoted) LIMIT \(limit + 1))") ?? 0
             if counted <= limit {
-                tables[position].rowCount = RowCountEstimate(count: counted, isExact: true)
-            } else if let estimate = statistics[SQLIdentifier.foldCase(table.name)] {
-                tables[position].rowCount = RowCountEstimate(count: max(estimate, counted), isExact: false)
+                counts[folded] = RowCountEstimate(count: counted, isExact: true, source: .counted)
             } else if !table.isWithoutRowID,
-                      let maxRowID = try Int.fetchOne(db, sql: "SELECT max(rowid) - min(rowid) + 1 FROM main.\(quoted)") {
-                tables[position].rowCount = RowCountEstimate(count: max(maxRowID, counted), isExact: false)
+                      let span = try Int.fetchOne(db, sql: "SELECT max(rowid) - min(rowid) + 1 FROM main.\(quoted)") {
+                counts[folded] = RowCountEstimate(count: max(span, counted), isExact: false, source: .rowidRange)
             } else {
-                tables[position].rowCount = RowCountEstimate(count: counted, isExact: false)
+                counts[folded] = RowCountEstimate(count: counted, isExact: false, source: .lowerBound)
             }
         }
+        return counts
     }
 
     /// Row counts recorded by `ANALYZE` in `sqlite_stat1`, when the table exists.

@@ -80,9 +80,35 @@ public struct RowCountEstimate: Sendable, Hashable, Codable {
     /// True when ``count`` was counted rather than estimated.
     public var isExact: Bool
 
+    /// Where ``count`` comes from.
+    public var source: Source
+
+    /// Where a row count comes from; none of them scans more than
+    /// ``RowCountEstimate/exactLimit`` + 1 rows.
+    public enum Source: String, Sendable, Hashable, Codable {
+        /// Counted: the table holds at most ``RowCountEstimate/exactLimit`` rows.
+        case counted
+        /// Recorded by `ANALYZE` in `sqlite_stat1` (as of the last `ANALYZE`).
+        case statistics = "sqlite_stat1"
+        /// Beyond the limit: the span of the rowids (deleted rows make it an overestimate).
+        case rowidRange = "rowid_range"
+        /// Beyond the limit, in a `WITHOUT ROWID` table: ``RowCountEstimate/count`` rows at least.
+        case lowerBound = "at_least"
+    }
+
     /// Creates an estimate.
-    public init(count: Int, isExact: Bool) {
+    public init(count: Int, isExact: Bool, source: Source? = nil) {
         self.count = count
         self.isExact = isExact
+        self.source = source ?? (isExact ? .counted : .rowidRange)
+    }
+
+    /// The count as a reader should see it: `42`, `about 120000`, `more than 10000`.
+    public var phrase: String {
+        switch source {
+        case .counted: "\(count)"
+        case .lowerBound: "more than \(count - 1)"
+        case .statistics, .rowidRange: "about \(count)"
+        }
     }
 }

@@ -16,6 +16,8 @@ struct DatabasePrompts: Sendable {
     let databaseName: String
     /// The names the client knows the tools by.
     let naming: ToolNaming
+    /// Every prompt fits it: the schema it inlines is cut to fit, saying so.
+    let budget: AnswerBudget
 
     static let explore = "explore_database"
     static let writeQuery = "write_query"
@@ -68,8 +70,9 @@ struct DatabasePrompts: Sendable {
     }
 
     private func explore() async throws -> GetPrompt.Result {
-        let schema = try await library { () async throws(SwiftDBAIError) in try await executor.schema(includingRowCounts: true) }
-        let ddl = try await schemaText(schema, sampleRows: 0)
+        let schema = try await schemaCountingSmall()
+        let suggestions = FirstQuestions().suggestions(for: schema)
+        let ddl = try await schemaText(schema, sampleRows: 0, room: budget.available / 2)
         var text = """
             Explore the SQLite database \(databaseName). These are the tables and views you may use:
 
@@ -80,19 +83,18 @@ struct DatabasePrompts: Sendable {
             2. Propose five good first questions a user could ask, from simple counts to joins and trends, each with \
             the one SQLite SELECT that answers it. Check each with the \(naming.name("query")) tool before you offer it.
             """
-        let suggestions = FirstQuestions().suggestions(for: schema)
         if !suggestions.isEmpty {
             text += "\n\nQuestions that follow from the schema, with SQL that runs, to start from:\n"
             text += suggestions.map { "- \($0.question)\n  \($0.sql)" }.joined(separator: "\n")
         }
-        return GetPrompt.Result(description: "Explore \(databaseName)", messages: [.user(.text(text: text))])
+        return GetPrompt.Result(description: "Explore \(databaseName)", messages: [.user(.text(text: fitted(text)))])
     }
 
     private func writeQuery(_ question: String) async throws -> GetPrompt.Result {
-        let schema = try await library { () async throws(SwiftDBAIError) in try await executor.schema(includingRowCounts: true) }
+        let schema = try await schemaCountingSmall()
         let names = TableSelector(limit: Self.writeQueryTableLimit).select(for: question, in: schema)
         let relevant = schema.restricted(to: Set(names))
-        let ddl = try await schemaText(relevant, sampleRows: 3)
+        let ddl = try await schemaText(relevant, sampleRows: 3, room: budget.available - AnswerBudget.size(of: question) - 1_024)
         let omitted = schema.tables.count - relevant.tables.count
         var text = """
             Write one read-only SQLite query that answers this question:
@@ -113,16 +115,21 @@ struct DatabasePrompts: Sendable {
             Run the query with the \(naming.name("query")) tool (values the user gave go in params), fix it if it fails, \
             then answer with the SQL and what the result says.
             """
-        return GetPrompt.Result(description: "Write a query: \(question)", messages: [.user(.text(text: text))])
+        return GetPrompt.Result(
+            description: Self.clipped("Write a query: \(question)", to: 200), messages: [.user(.text(text: fitted(text)))])
     }
 
     private func explainTable(_ name: String) async throws -> GetPrompt.Result {
-        let schema = try await library { () async throws(SwiftDBAIError) in try await executor.schema(includingRowCounts: true) }
-        guard let table = schema.table(named: name) else {
+        let schema = try await library { () async throws(SwiftDBAIError) in try await executor.schema() }
+        guard var table = schema.table(named: name) else {
             throw MCPError.invalidParams(
-                "No table or view named \(name). Tables and views: \(schema.tableNames.joined(separator: ", ")).")
+                "No table or view named \(name). Tables and views: \(SwiftDBAIError.names(schema.tableNames, near: name)).")
         }
-        let ddl = try await schemaText(schema.restricted(to: [table.name]), sampleRows: 5)
+        let tableName = table.name
+        table.rowCount = try await library { () async throws(SwiftDBAIError) in
+            try await executor.rowCounts(of: [tableName])[SQLIdentifier.foldCase(tableName)]
+        }
+        let ddl = try await schemaText(schema.restricted(to: [table.name]), sampleRows: 5, room: budget.available / 2)
         var links: [String] = table.foreignKeys.map { key in
             "\(table.name)(\(key.columns.joined(separator: ", "))) references \(key.referencedTable)"
                 + (key.referencedColumns.isEmpty ? "" : "(\(key.referencedColumns.joined(separator: ", ")))")
@@ -138,7 +145,7 @@ struct DatabasePrompts: Sendable {
             \(ddl)
             """
         if let count = table.rowCount {
-            text += "\n\nRows: \(count.isExact ? "" : "about ")\(count.count)."
+            text += "\n\nRows: \(count.phrase)."
         }
         if !links.isEmpty {
             text += "\n\nLinks:\n" + links.map { "- \($0)" }.joined(separator: "\n")
@@ -151,30 +158,68 @@ struct DatabasePrompts: Sendable {
             how it links to other tables; and two or three useful queries on it. Check anything you are unsure of \
             with the \(naming.name("query")) tool.
             """
-        return GetPrompt.Result(description: "Explain \(table.name)", messages: [.user(.text(text: text))])
+        return GetPrompt.Result(description: "Explain \(table.name)", messages: [.user(.text(text: fitted(text)))])
     }
 
     /// The DDL of the schema (with sample rows), or a compact list of tables and columns when the
-    /// DDL would exceed ``schemaTextBudget``.
-    private func schemaText(_ schema: DatabaseSchema, sampleRows: Int) async throws -> String {
-        let names = Set(schema.tableNames)
-        let ddl = try await library { () async throws(SwiftDBAIError) in
-            try await executor.schemaDescription(sampleRowCount: sampleRows, tables: names)
+    /// DDL would exceed ``schemaTextBudget`` or `room` bytes; what does not fit is counted and
+    /// the prompt points at `describe_schema` for it.
+    private func schemaText(_ schema: DatabaseSchema, sampleRows: Int, room: Int) async throws -> String {
+        let room = max(0, min(Self.schemaTextBudget, room))
+        if AnswerBudget.size(of: SchemaDescriber().describe(schema)) <= room {
+            let names = Set(schema.tableNames)
+            let ddl = try await library { () async throws(SwiftDBAIError) in
+                try await executor.schemaDescription(sampleRowCount: sampleRows, tables: names)
+            }
+            if AnswerBudget.size(of: ddl) <= room { return ddl }
         }
-        guard ddl.count > Self.schemaTextBudget else { return ddl }
         var lines: [String] = []
         var length = 0
+        let describe = naming.name("describe_schema")
         for table in schema.tables {
-            let rows = table.rowCount.map { " — \($0.isExact ? "" : "~")\($0.count) rows" } ?? ""
-            let line = "\(table.name)(\(table.columns.map(\.name).joined(separator: ", ")))\(rows)"
-            guard length + line.count <= Self.schemaTextBudget else {
-                lines.append("… and \(schema.tables.count - lines.count) more: call \(naming.name("describe_schema")) for them.")
+            let line = "\(table.name)(\(table.columns.map(\.name).joined(separator: ", ")))"
+            guard length + AnswerBudget.size(of: line) + 120 <= room else {
+                lines.append("… and \(schema.tables.count - lines.count) more tables and views: call \(describe) "
+                    + "(search: \"words\" finds tables; cursor pages the catalog) for them.")
                 break
             }
             lines.append(line)
-            length += line.count + 1
+            length += AnswerBudget.size(of: line) + 1
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The most tables whose rows a prompt counts (to tell the largest); a larger schema is
+    /// described without row counts rather than scanned on every prompt.
+    static let countedTableLimit = 200
+
+    /// The visible schema, with row counts when it has at most ``countedTableLimit`` tables.
+    private func schemaCountingSmall() async throws -> DatabaseSchema {
+        try await library { () async throws(SwiftDBAIError) in
+            let schema = try await executor.schema()
+            guard schema.tables.count <= Self.countedTableLimit else { return schema }
+            return try await executor.schema(includingRowCounts: true)
+        }
+    }
+
+    /// The prompt text cut at a line to fit the budget, saying so, when it would not fit whole.
+    private func fitted(_ text: String) -> String {
+        let limit = budget.available - 512
+        guard AnswerBudget.size(of: text) > limit else { return text }
+        let note = "\n… (cut to fit --max-result-bytes \(budget.maxBytes); call \(naming.name("describe_schema")) for the rest.)"
+        var kept = ""
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let next = kept.isEmpty ? String(line) : kept + "\n" + line
+            guard AnswerBudget.size(of: next + note) <= limit else { break }
+            kept = next
+        }
+        if kept.isEmpty { kept = Self.clipped(text, to: max(0, limit / 8)) }
+        return kept + note
+    }
+
+    /// `text` cut to at most `characters` characters, with an ellipsis.
+    static func clipped(_ text: String, to characters: Int) -> String {
+        text.count <= characters ? text : String(text.prefix(max(0, characters - 1))) + "…"
     }
 
     private func library<T: Sendable>(_ body: () async throws(SwiftDBAIError) -> T) async throws -> T {

@@ -6,6 +6,8 @@ import SwiftDBAI
 struct PromptCatalog: Sendable {
     let databases: [ServedDatabase]
     let naming: ToolNaming
+    /// Every prompt fits it.
+    let budget: AnswerBudget
 
     /// The argument that names the database of a prompt, with several databases.
     static let databaseArgument = "database"
@@ -50,6 +52,6 @@ struct PromptCatalog: Sendable {
             database = databases.first
         }
         guard let database else { throw MCPError.internalError("The server serves no database.") }
-        return DatabasePrompts(executor: database.executor, databaseName: database.fileName, naming: naming)
+        return DatabasePrompts(executor: database.executor, databaseName: database.fileName, naming: naming, budget: budget)
     }
 }

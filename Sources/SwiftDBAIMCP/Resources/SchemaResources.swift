@@ -5,11 +5,16 @@ import SwiftDBAI
 /// The resources of the server: `sqlite://schema` (the whole visible schema as JSON) and
 /// `sqlite://table/{name}` (one table or view). With several databases, each has its own:
 /// `sqlite://{database}/schema` and `sqlite://{database}/table/{name}`.
+///
+/// Every read fits the answer budget: a schema too large for it is read as a catalog (names,
+/// columns, row counts, descriptions) a page at a time, `?cursor=` giving the next page; a table
+/// too large to show in full comes as its catalog entry, said plainly.
 struct SchemaResources: Sendable {
     static let schemaURI = "sqlite://schema"
     static let tablePrefix = "sqlite://table/"
 
     let databases: [ServedDatabase]
+    var budget = AnswerBudget(maxBytes: ExecutionLimits.defaultMaxResultBytes)
 
     /// True when each database has its own resources.
     var servesSeveral: Bool { databases.count > 1 }
@@ -17,7 +22,7 @@ struct SchemaResources: Sendable {
     func list() async throws -> [Resource] {
         var resources: [Resource] = []
         for database in databases {
-            let schema = try await visibleSchema(of: database)
+            let schema = try await visibleSchema(of: database, countingRows: false)
             let prefix = servesSeveral ? "\(database.name): " : ""
             let about = servesSeveral ? " of the database \(database.name)" : ""
             resources.append(Resource(
@@ -57,21 +62,83 @@ struct SchemaResources: Sendable {
         for database in databases {
             let schemaURI = schemaURI(of: database)
             let tablePrefix = tablePrefix(of: database)
-            guard uri == schemaURI || uri.hasPrefix(tablePrefix) else { continue }
-            let schema = try await visibleSchema(of: database)
-            if uri == schemaURI {
-                return [.text(try Self.json(.array(schema.tables.map(\.structuredValue))), uri: uri, mimeType: "application/json")]
+            if uri == schemaURI || uri.hasPrefix(schemaURI + "?cursor=") {
+                let cursor = uri == schemaURI ? nil : String(uri.dropFirst(schemaURI.count + "?cursor=".count))
+                return [.text(try await schemaText(of: database, uri: schemaURI, cursor: cursor), uri: uri, mimeType: "application/json")]
             }
+            guard uri.hasPrefix(tablePrefix) else { continue }
+            let schema = try await visibleSchema(of: database, countingRows: false)
             let encoded = String(uri.dropFirst(tablePrefix.count))
             let name = encoded.removingPercentEncoding ?? encoded
-            guard let table = schema.table(named: name) else {
+            guard var table = schema.table(named: name) else {
                 throw MCPError.invalidParams(
-                    "No table or view named \(name). Available: \(schema.tableNames.joined(separator: ", ")).")
+                    "No table or view named \(name). Available: \(SwiftDBAIError.names(schema.tableNames, near: name)).")
             }
-            return [.text(try Self.json(table.structuredValue), uri: uri, mimeType: "application/json")]
+            table.rowCount = try await rowCounts(of: [table.name], in: database)[SQLIdentifier.foldCase(table.name)]
+            let whole = try Self.json(table.structuredValue)
+            if AnswerBudget.size(of: whole) <= budget.available {
+                return [.text(whole, uri: uri, mimeType: "application/json")]
+            }
+            guard let entry = CatalogEntry(table).fitted(to: budget.available - SchemaAnswer.pageOverhead) else {
+                throw MCPError.invalidParams("The table \(name) cannot be shown within --max-result-bytes \(budget.maxBytes).")
+            }
+            let value: Value = [
+                "complete": false, "table": entry.structuredValue,
+                "note": .string("The full description of \(table.name) does not fit in --max-result-bytes \(budget.maxBytes); "
+                    + "this is its catalog entry. Read its columns with the query tool: SELECT * FROM pragma_table_xinfo(name)."),
+            ]
+            return [.text(try Self.json(value), uri: uri, mimeType: "application/json")]
         }
         let known = databases.map { "\(schemaURI(of: $0)) or \(tablePrefix(of: $0)){name}" }
         throw MCPError.invalidParams("Unknown resource \(uri). Read \(known.joined(separator: ", ")).")
+    }
+
+    /// The schema resource: every table in full as a JSON array when that fits; otherwise an
+    /// object with one page of the catalog and the URI of the next.
+    private func schemaText(of database: ServedDatabase, uri: String, cursor: String?) async throws -> String {
+        let schema = try await visibleSchema(of: database, countingRows: false)
+        if cursor == nil, AnswerBudget.size(of: .array(schema.tables.map(\.structuredValue))) * 11 / 10 < budget.available {
+            var counted = schema
+            let counts = try await rowCounts(of: schema.tableNames, in: database)
+            for position in counted.tables.indices {
+                counted.tables[position].rowCount = counts[SQLIdentifier.foldCase(counted.tables[position].name)]
+            }
+            let whole = try Self.json(.array(counted.tables.map(\.structuredValue)))
+            if AnswerBudget.size(of: whole) <= budget.available { return whole }
+        }
+        var offset = 0
+        if let cursor {
+            do {
+                let decoded = try PageCursor.decode(cursor, kind: "schema-resource")
+                guard decoded.schemaVersion == schema.schemaVersion else { throw PageCursor.Refusal.schemaChanged }
+                offset = decoded.offset
+            } catch let refusal as PageCursor.Refusal {
+                throw MCPError.invalidParams("Invalid cursor in \(uri): \(refusal.description).")
+            }
+        }
+        let entries = schema.tables.map { CatalogEntry($0) }
+        guard offset < entries.count else { throw MCPError.invalidParams("Invalid cursor in \(uri): past the end of the schema.") }
+        let page: (entries: [CatalogEntry], end: Int)
+        do {
+            // The structured entry alone (no text line) is what this resource holds.
+            page = try await CatalogPager(executor: database.executor).page(
+                of: entries, from: offset, bytes: (budget.available - SchemaAnswer.pageOverhead) / 2)
+        } catch {
+            throw MCPError.internalError(error.description)
+        }
+        var value: [String: Value] = [
+            "complete": false, "total_tables": .int(entries.count), "offset": .int(offset),
+            "tables": .array(page.entries.map(\.structuredValue)),
+            "note": .string("The full schema does not fit in --max-result-bytes \(budget.maxBytes): this is a catalog of tables "
+                + "\(offset + 1) to \(offset + page.entries.count) of \(entries.count) (names, columns, row counts). Read "
+                + "\(tablePrefix(of: database)){name} for one table in full"
+                + (page.end < entries.count ? ", and next_uri for the next page." : ".")),
+        ]
+        if page.end < entries.count {
+            let next = PageCursor(kind: "schema-resource", offset: page.end, request: 0, schemaVersion: schema.schemaVersion)
+            value["next_uri"] = .string(uri + "?cursor=" + next.encoded)
+        }
+        return try Self.json(.object(value))
     }
 
     func schemaURI(of database: ServedDatabase) -> String {
@@ -96,9 +163,17 @@ struct SchemaResources: Sendable {
         return table.addingPercentEncoding(withAllowedCharacters: allowed) ?? table
     }
 
-    private func visibleSchema(of database: ServedDatabase) async throws -> DatabaseSchema {
+    private func visibleSchema(of database: ServedDatabase, countingRows: Bool) async throws -> DatabaseSchema {
         do {
-            return try await database.executor.schema(includingRowCounts: true)
+            return try await database.executor.schema(includingRowCounts: countingRows)
+        } catch {
+            throw MCPError.internalError(error.description)
+        }
+    }
+
+    private func rowCounts(of tables: [String], in database: ServedDatabase) async throws -> [String: RowCountEstimate] {
+        do {
+            return try await database.executor.rowCounts(of: tables)
         } catch {
             throw MCPError.internalError(error.description)
         }

@@ -147,44 +147,58 @@ public final class DBAIServer: Sendable {
 
     /// The instructions sent in `initialize`: what the server offers and how it is limited.
     var instructions: String {
+        let budget = AnswerBudget(configuration.limits)
+        // The descriptions of the databases share what the budget leaves to them.
+        let share = max(40, (budget.available / 2 - 1_024) / max(1, databases.count))
+        func described(_ database: ServedDatabase) -> String {
+            database.description.map { " (\(DatabasePrompts.clipped(SchemaDescriber.singleLine($0), to: share)))" } ?? ""
+        }
         var text: String
         if databases.count == 1, let only = databases.first {
-            text = "SQLite database \(only.fileName)\(only.description.map { " (\($0))" } ?? ""). "
+            text = "SQLite database \(only.fileName)\(described(only)). "
         } else {
-            let listed = databases.map { database in
-                database.name + (database.description.map { " (\($0))" } ?? "")
-            }
-            text = "SQLite databases: \(listed.joined(separator: "; ")). Every database tool takes database, the name of one. "
+            text = "SQLite databases: \(databases.map { $0.name + described($0) }.joined(separator: "; ")). "
+            text += "Every database tool takes database, the name of one. "
         }
         let names = configuration.toolNaming
-        text += "Allowed operations: \(configuration.allowlist). Start with \(names.name("describe_schema")); "
+        text += "Allowed operations: \(configuration.allowlist). Start with \(names.name("describe_schema")) "
+        text += "(on a large schema it gives a catalog a page at a time; search finds tables by words); "
         text += "use \(names.name("query")) for reads (one statement, bind values with params), "
         text += "\(names.name("aggregate")) for counts and sums. "
-        text += "Reads return at most \(configuration.limits.maxRows) rows and \(configuration.limits.maxResultBytes) bytes of rows "
-        text += "(truncated: true beyond, truncated_by says which limit; long values are clipped). "
+        text += "Every answer fits \(configuration.limits.maxResultBytes) bytes; reads return at most \(configuration.limits.maxRows) rows "
+        text += "(truncated: true beyond, truncated_by says which limit, next_cursor continues; long values are clipped). "
         if configuration.allowlist.allowsWrites, configuration.confirmsDestructiveWrites {
             text += "Destructive writes need the user's confirmation."
         }
-        return text
+        return DatabasePrompts.clipped(text, to: budget.available / 2)
     }
 
+    /// The most items of a `tools/list`, `resources/list`, `resources/templates/list` or
+    /// `prompts/list` page; the next page is asked for with `nextCursor`.
+    static let listPageSize = 100
+
     private func register(on server: Server, session: ClientSession) async {
-        await server.withMethodHandler(ListTools.self) { [self] _ in
-            ListTools.Result(tools: registry.listTools(availability(session)))
+        let size = Self.listPageSize
+        await server.withMethodHandler(ListTools.self) { [self] parameters in
+            let page = try ListPage(registry.listTools(availability(session)), cursor: parameters.cursor, size: size, kind: "tools")
+            return ListTools.Result(tools: page.items, nextCursor: page.nextCursor)
         }
-        let resources = SchemaResources(databases: databases)
-        await server.withMethodHandler(ListResources.self) { _ in
-            ListResources.Result(resources: try await resources.list())
+        let resources = SchemaResources(databases: databases, budget: AnswerBudget(configuration.limits))
+        await server.withMethodHandler(ListResources.self) { parameters in
+            let page = try ListPage(try await resources.list(), cursor: parameters.cursor, size: size, kind: "resources")
+            return ListResources.Result(resources: page.items, nextCursor: page.nextCursor)
         }
-        await server.withMethodHandler(ListResourceTemplates.self) { _ in
-            ListResourceTemplates.Result(templates: resources.templates)
+        await server.withMethodHandler(ListResourceTemplates.self) { parameters in
+            let page = try ListPage(resources.templates, cursor: parameters.cursor, size: size, kind: "resources/templates")
+            return ListResourceTemplates.Result(templates: page.items, nextCursor: page.nextCursor)
         }
         await server.withMethodHandler(ReadResource.self) { parameters in
             ReadResource.Result(contents: try await resources.read(parameters.uri))
         }
-        let prompts = PromptCatalog(databases: databases, naming: configuration.toolNaming)
-        await server.withMethodHandler(ListPrompts.self) { _ in
-            ListPrompts.Result(prompts: prompts.prompts)
+        let prompts = PromptCatalog(databases: databases, naming: configuration.toolNaming, budget: AnswerBudget(configuration.limits))
+        await server.withMethodHandler(ListPrompts.self) { parameters in
+            let page = try ListPage(prompts.prompts, cursor: parameters.cursor, size: size, kind: "prompts")
+            return ListPrompts.Result(prompts: page.items, nextCursor: page.nextCursor)
         }
         await server.withMethodHandler(GetPrompt.self) { parameters in
             try await prompts.get(parameters.name, arguments: parameters.arguments)

@@ -20,6 +20,10 @@ struct ServedDatabase: Sendable {
     /// statements that run as written).
     let examples: [ChatExample]
 
+    /// What one answer may take (`--max-result-bytes`); the executor's reads get
+    /// ``AnswerBudget/rowBytes`` of it for their rows, their text as much.
+    let budget: AnswerBudget
+
     /// The file name, as the instructions and prompts show it.
     var fileName: String { URL(fileURLWithPath: path).lastPathComponent }
 }
@@ -53,9 +57,11 @@ extension ServedDatabase {
         var opened: [OpenedDatabase] = []
         for source in sources {
             do {
+                // Names are enough to check the flags; the columns are read now only to check
+                // the metadata against them, otherwise at the first call that needs them.
                 opened.append(try OpenedDatabase(
-                    path: source.path, readOnly: !configuration.allowlist.allowsWrites, limits: configuration.limits,
-                    extensions: configuration.extensions))
+                    path: source.path, readOnly: !configuration.allowlist.allowsWrites, limits: rowLimits(configuration.limits),
+                    extensions: configuration.extensions, readsColumns: metadata?.databases[source.name] != nil))
             } catch {
                 throw .database(error)
             }
@@ -99,10 +105,18 @@ extension ServedDatabase {
             }
             served.append(ServedDatabase(
                 name: source.name, path: source.path, description: entry?.description, executor: executor,
-                cannedQueries: canned, examples: examples))
+                cannedQueries: canned, examples: examples, budget: AnswerBudget(configuration.limits)))
         }
         try checkToolNames(served.flatMap(\.cannedQueries), naming: configuration.toolNaming, file: metadata?.file ?? "")
         return served
+    }
+
+    /// The limits of a served database's executor: its reads' rows get ``AnswerBudget/rowBytes``
+    /// of the answer budget (their text rendering gets as much).
+    static func rowLimits(_ limits: ExecutionLimits) -> ExecutionLimits {
+        var rows = limits
+        rows.maxResultBytes = AnswerBudget(limits).rowBytes
+        return rows
     }
 
     /// The metadata's examples, each checked as `query` would check it: one statement that

@@ -55,6 +55,6 @@ struct AggregateTool: DatabaseTool {
         let result = try await ProgressReporter.reporting(context.progress) {
             try await executor.aggregate(request)
         }
-        return .rows(result, limits: executor.limits)
+        return .rows(result, limits: executor.limits, budget: context.budget)
     }
 }

@@ -54,7 +54,7 @@ struct AskTool: DatabaseTool {
         }
         return ToolOutput(
             structured: Self.structured(response, conversationID: id),
-            text: Self.text(response, limits: context.executor.limits))
+            text: Self.text(response, limits: context.executor.limits, budget: context.budget))
     }
 
     /// With several databases and none named: the database of the conversation being followed
@@ -151,7 +151,7 @@ struct AskTool: DatabaseTool {
         return .object(object)
     }
 
-    static func text(_ response: ChatResponse, limits: ExecutionLimits) -> String {
+    static func text(_ response: ChatResponse, limits: ExecutionLimits, budget: AnswerBudget) -> String {
         var text = response.summary + "\n\nSQL: " + response.sql
         if response.isRewritten {
             let rules = response.rewrites.map { "\($0.rule) (\($0.kind.rawValue))" }.joined(separator: ", ")
@@ -170,7 +170,7 @@ struct AskTool: DatabaseTool {
             text += "\n\nCheck before trusting this answer:\n" + response.doubts.map { "- " + $0 }.joined(separator: "\n")
         }
         if let rows = response.queryResult {
-            text += "\n\n" + ToolOutput.text(of: rows, limits: limits)
+            text += "\n\n" + ToolOutput.text(of: rows, limits: limits, budget: budget)
         }
         if let chart = response.chart {
             text += "\n\nSuggested chart: \(chart.kind.rawValue) of \(chart.y) by \(chart.x)."

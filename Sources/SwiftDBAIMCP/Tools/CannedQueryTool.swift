@@ -139,6 +139,6 @@ struct CannedQueryTool: DatabaseTool {
         let result = try await ProgressReporter.reporting(context.progress) {
             try await executor.query(query.sql, arguments: .named(values))
         }
-        return .rows(result, limits: executor.limits)
+        return .rows(result, limits: executor.limits, budget: context.budget)
     }
 }

@@ -62,6 +62,8 @@ struct ToolCallContext: Sendable {
     var chat: ChatContext? = nil
     /// The names the client knows the tools by (for messages that name a tool).
     var naming: ToolNaming = .plain
+    /// What one answer may take (`--max-result-bytes`).
+    var budget: AnswerBudget { database.budget }
 }
 
 /// What `ask` needs: its conversations and a way to start a new one with the session's model.

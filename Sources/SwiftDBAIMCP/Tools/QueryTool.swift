@@ -1,7 +1,8 @@
 import MCP
 import SwiftDBAI
 
-/// `query`: one read-only statement, with bound parameters, a row cap and a timeout.
+/// `query`: one read-only statement, with bound parameters, a row cap and a timeout; a result cut
+/// by a limit comes with `next_cursor`, which continues it.
 struct QueryTool: DatabaseTool {
     let name = "query"
     let operation = SQLOperation.select
@@ -12,29 +13,39 @@ struct QueryTool: DatabaseTool {
             title: "Run a read-only SQL query",
             description: """
                 Runs exactly one read-only SQLite statement (SELECT, WITH … SELECT, VALUES) and returns its rows. \
-                Bind values with `params` instead of writing them into the SQL. Results stop at the row cap and \
-                report truncated: true; narrow the query or add a LIMIT. Writes, schema changes, ATTACH and PRAGMA \
-                assignments are refused.
+                Bind values with `params` instead of writing them into the SQL. Results stop at the row cap or the \
+                size limit and report truncated: true with next_cursor: call again with the same sql and params and \
+                that cursor for the next rows. Writes, schema changes, ATTACH and PRAGMA assignments are refused.
                 """,
             inputSchema: InputSchema.object([
                 "sql": InputSchema.scalar("string", "One read-only SQLite statement."),
                 "params": InputSchema.params,
                 "max_rows": InputSchema.optional(InputSchema.scalar(
                     "integer", "A smaller row cap for this call (default: the server's).", minimum: 1)),
+                "cursor": InputSchema.optional(InputSchema.scalar(
+                    "string", "next_cursor of the previous page of the same sql and params, for the rows after it.")),
             ]),
             annotations: .init(readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false),
             outputSchema: ToolSchemas.rowsOutput)
     }
 
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
-        try arguments.requireOnly(["sql", "params", "max_rows"])
+        try arguments.requireOnly(["sql", "params", "max_rows", "cursor"])
         let sql = try arguments.requiredString("sql")
         let parameters = try arguments.sqlArguments()
         let maxRows = try arguments.integer("max_rows")
+        let request = ResultCursor.request(sql: sql, params: arguments.raw["params"])
+        let position = try arguments.string("cursor").map { (cursor) throws(ToolCallError) in
+            try ResultCursor.position(from: cursor, request: request)
+        }
         let executor = context.executor
         let result = try await ProgressReporter.reporting(context.progress) {
-            try await executor.query(sql, arguments: parameters, maxRows: maxRows)
+            try await executor.query(sql, arguments: parameters, maxRows: maxRows, after: position)
         }
-        return .rows(result, limits: executor.limits)
+        var output = ToolOutput.rows(result, limits: executor.limits, budget: context.budget)
+        guard result.next != nil || position != nil else { return output }
+        let mayShift = try await ResultCursor.mayShift(sql, executor: executor)
+        ResultCursor.annotate(&output, result: result, request: request, mayShift: mayShift, naming: context.naming)
+        return output
     }
 }

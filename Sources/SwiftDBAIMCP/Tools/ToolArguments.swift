@@ -87,11 +87,17 @@ struct ToolArguments: Sendable {
 
     /// A list of names: one string, or a list of strings (blank ones are ignored).
     func stringList(_ name: String) throws(ToolCallError) -> [String] {
+        try nameList(name, what: "a column name or a list of column names")
+    }
+
+    /// A list of names: one string, or a list of strings (blank ones are ignored); `what` says
+    /// what the argument must be when it is neither.
+    func nameList(_ name: String, what: String) throws(ToolCallError) -> [String] {
         guard let value = values[name] else { return [] }
         if let single = value.stringValue { return [single] }
         guard let array = value.arrayValue, let strings = Optional(array.compactMap(\.stringValue)),
               strings.count == array.count else {
-            throw ToolCallError("\(name) must be a column name or a list of column names.", code: .invalidArguments)
+            throw ToolCallError("\(name) must be \(what).", code: .invalidArguments)
         }
         return strings.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
     }

@@ -4,18 +4,19 @@ extension ToolOutput {
     /// The output of a read: the structured rows, and a Markdown table kept within the same
     /// byte budget (a result never doubles a large payload); when a limit cut the result, the
     /// text names the flag that raises it.
-    static func rows(_ result: QueryResult, limits: ExecutionLimits) -> ToolOutput {
-        ToolOutput(structured: result.structuredValue, text: text(of: result, limits: limits))
+    static func rows(_ result: QueryResult, limits: ExecutionLimits, budget: AnswerBudget) -> ToolOutput {
+        ToolOutput(structured: result.structuredValue, text: text(of: result, limits: limits, budget: budget))
     }
 
     /// The Markdown rendering of a result within `limits.maxResultBytes`.
-    static func text(of result: QueryResult, limits: ExecutionLimits) -> String {
-        var text = MarkdownTableRenderer(maxBytes: limits.maxResultBytes).render(result)
+    static func text(of result: QueryResult, limits: ExecutionLimits, budget: AnswerBudget) -> String {
+        // Room is kept for the notes a page may add (its cursor, warnings).
+        var text = MarkdownTableRenderer(maxBytes: max(budget.rowBytes / 2, budget.rowBytes - 1_024)).render(result)
         switch result.truncationReason {
         case .rows?:
             text += " (server limit: --max-rows \(limits.maxRows))."
         case .bytes?:
-            text += " (server limit: --max-result-bytes \(limits.maxResultBytes))."
+            text += " (server limit: --max-result-bytes \(budget.maxBytes), rows and their text together)."
         case nil:
             break
         }

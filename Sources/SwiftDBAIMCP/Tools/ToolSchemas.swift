@@ -20,6 +20,10 @@ enum ToolSchemas {
             "truncated_by": truncatedBy,
             "clipped_cells": clippedCells,
             "elapsed_ms": ["type": "number"],
+            "next_cursor": ["type": "string", "description": "Pass it as cursor, with the same sql and params, for the rows after these."],
+            "offset": ["type": "integer", "minimum": 0, "description": "Rows of the result before this page."],
+            "pages_may_shift": ["type": "boolean", "description": "True when the order is not provably unique: pages may miss or repeat rows if the data changes."],
+            "earlier_rows_changed": ["type": "boolean", "description": "True when the rows before this page changed since the earlier pages."],
         ],
         "required": ["columns", "rows", "row_count", "truncated", "elapsed_ms"],
     ]
@@ -113,22 +117,52 @@ enum ToolSchemas {
             "strict": ["type": "boolean"],
             "module": ["type": "string"],
             "description": ["type": "string", "description": "What the table holds (metadata)."],
-            "row_count": [
-                "type": "object",
-                "properties": ["count": ["type": "integer"], "exact": ["type": "boolean"]],
-                "required": ["count", "exact"],
-            ],
+            "row_count": rowCount,
             "sql": ["type": "string"],
         ],
         "required": ["name", "kind", "columns", "foreign_keys", "indexes"],
     ]
 
     /// The output of `describe_schema`.
+    /// A table's row count and where it comes from.
+    static let rowCount: Value = [
+        "type": "object",
+        "properties": [
+            "count": ["type": "integer"], "exact": ["type": "boolean"],
+            "source": ["type": "string", "enum": ["counted", "sqlite_stat1", "rowid_range", "at_least"]],
+        ],
+        "required": ["count", "exact"],
+    ]
+
+    /// A table in a catalog: names only.
+    static let catalogEntry: Value = [
+        "type": "object",
+        "properties": [
+            "name": ["type": "string"],
+            "kind": ["type": "string", "enum": ["table", "view", "virtual"]],
+            "columns": ["type": "array", "items": ["type": "string"]],
+            "columns_not_shown": ["type": "integer", "description": "Columns left out of columns to fit the answer."],
+            "row_count": rowCount,
+            "description": ["type": "string"],
+            "matched_columns": ["type": "array", "items": ["type": "string"], "description": "The columns a search matched."],
+        ],
+        "required": ["name", "kind", "columns"],
+    ]
+
     static let schemaOutput: Value = [
         "type": "object",
         "properties": [
+            "mode": [
+                "type": "string", "enum": ["full", "catalog", "search", "tables"],
+                "description": "full: the whole schema; catalog: a page of names, columns and row counts; search: the tables matching search; tables: the tables asked for.",
+            ],
             "tables": ["type": "array", "items": tableSchema],
             "ddl": ["type": "string", "description": "CREATE statements with keys (and sample rows when asked), for reading."],
+            "catalog": ["type": "array", "items": catalogEntry, "description": "In catalog and search modes: the tables of this page."],
+            "total_tables": ["type": "integer", "description": "The tables of the whole answer: every one, those matching, or those asked for."],
+            "truncated": ["type": "boolean", "description": "True when this page does not hold the whole answer (see next_cursor and note)."],
+            "next_cursor": ["type": "string", "description": "Pass it as cursor, with the same table or search, for the next page."],
+            "note": ["type": "string", "description": "What this page holds and how to get the rest."],
             "databases": [
                 "type": "array",
                 "description": "With several databases and none named: each database and its tables (tables is then empty).",
@@ -138,6 +172,8 @@ enum ToolSchemas {
                         "name": ["type": "string"],
                         "file": ["type": "string"],
                         "description": ["type": "string"],
+                        "table_count": ["type": "integer"],
+                        "tables_not_shown": ["type": "integer"],
                         "tables": ["type": "array", "items": [
                             "type": "object",
                             "properties": [

@@ -64,7 +64,7 @@ extension TableSchema {
         ]
         if let virtualTableModule { object["module"] = .string(virtualTableModule) }
         if let description { object["description"] = .string(description) }
-        if let rowCount { object["row_count"] = ["count": .int(rowCount.count), "exact": .bool(rowCount.isExact)] }
+        if let rowCount { object["row_count"] = rowCount.structuredValue }
         return .object(object)
     }
 }

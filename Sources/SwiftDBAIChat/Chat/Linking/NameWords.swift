@@ -3,9 +3,9 @@ import SwiftDBAI
 /// Words of identifiers and of questions, reduced so that `InvoiceLine`, `invoice_line` and
 /// "invoice lines" compare equal: split at case changes, underscores and punctuation, lower-cased,
 /// plural endings removed.
-enum NameWords {
+package enum NameWords {
     /// The words of an identifier: `SupportRepId` → `support`, `rep`, `id`.
-    static func ofIdentifier(_ name: String) -> [String] {
+    package static func ofIdentifier(_ name: String) -> [String] {
         var words: [String] = []
         var current = ""
         var previous: Character?
@@ -26,12 +26,12 @@ enum NameWords {
     }
 
     /// The words of free text: runs of letters and digits.
-    static func ofText(_ text: String) -> [String] {
+    package static func ofText(_ text: String) -> [String] {
         text.split { !($0.isLetter || $0.isNumber) }.map { stem(String($0)) }
     }
 
     /// Lower-cased, with a plural ending removed: `countries` → `country`, `albums` → `album`.
-    static func stem(_ word: String) -> String {
+    package static func stem(_ word: String) -> String {
         let word = word.lowercased()
         if word.count > 4, word.hasSuffix("ies") { return String(word.dropLast(3)) + "y" }
         if word.hasSuffix("sses") || word.hasSuffix("xes") || word.hasSuffix("ches") || word.hasSuffix("shes") {

@@ -6,9 +6,9 @@ import SwiftDBAI
 ///
 /// Not a parser and never used to decide what a statement may do: the classifier compiles every
 /// statement with SQLite, repaired or not.
-struct SQLTokens {
-    struct Token: Sendable, Hashable {
-        enum Kind: Sendable, Hashable {
+package struct SQLTokens {
+    package struct Token: Sendable, Hashable {
+        package enum Kind: Sendable, Hashable {
             /// A bare word: keyword or identifier.
             case word
             /// An identifier in double quotes, backticks or brackets (`text` is the name).
@@ -19,25 +19,25 @@ struct SQLTokens {
             case string
         }
 
-        var kind: Kind
-        var text: String
-        var range: Range<String.Index>
+        package var kind: Kind
+        package var text: String
+        package var range: Range<String.Index>
 
         /// True for a word or quoted identifier equal to `name` as SQLite compares names.
-        func names(_ name: String) -> Bool {
+        package func names(_ name: String) -> Bool {
             (kind == .word || kind == .quotedIdentifier) && SQLIdentifier.same(text, name)
         }
 
-        func isKeyword(_ keyword: String) -> Bool {
+        package func isKeyword(_ keyword: String) -> Bool {
             kind == .word && SQLIdentifier.same(text, keyword)
         }
     }
 
-    let tokens: [Token]
+    package let tokens: [Token]
 
     /// - Parameter keepingStrings: Whether string literals become `.string` tokens; by default
     ///   they are skipped like comments.
-    init(_ sql: String, keepingStrings: Bool = false) {
+    package init(_ sql: String, keepingStrings: Bool = false) {
         var tokens: [Token] = []
         var index = sql.startIndex
         func isWordCharacter(_ character: Character) -> Bool {

@@ -1,0 +1,52 @@
+import Foundation
+import MCP
+import SwiftDBAI
+
+/// The most bytes one answer may take (`--max-result-bytes`): a tool result (its structured
+/// content and its text together), a resource read, a prompt, the instructions of `initialize`.
+///
+/// Sizes are those of the compact JSON encoding the client receives. A little is kept back for
+/// the JSON-RPC envelope and the content wrappers, so the whole message stays within the budget.
+struct AnswerBudget: Sendable, Hashable {
+    /// `--max-result-bytes`.
+    let maxBytes: Int
+
+    /// Bytes kept for the envelope: `jsonrpc`, `id`, `result`, `content`, `type`, `isError`.
+    static let envelope = 256
+
+    init(maxBytes: Int) {
+        self.maxBytes = maxBytes
+    }
+
+    init(_ limits: ExecutionLimits) {
+        self.init(maxBytes: limits.maxResultBytes)
+    }
+
+    /// What the payload of an answer may take.
+    var available: Int { max(0, maxBytes - Self.envelope) }
+
+    /// What the rows of a read may take as JSON in its structured content; its text rendering
+    /// gets as much, so that the whole answer fits.
+    var rowBytes: Int { max(256, (available - 512) / 2) }
+
+    /// The bytes of `value` as compact JSON.
+    static func size(of value: Value) -> Int {
+        (try? encoder.encode(value).count) ?? Int.max
+    }
+
+    /// The bytes of `text` as a JSON string (quotes and escapes included).
+    static func size(of text: String) -> Int {
+        size(of: Value.string(text))
+    }
+
+    /// Whether an answer of this structured content and text fits.
+    func fits(structured: Value?, text: String) -> Bool {
+        (structured.map(Self.size(of:)) ?? 0) + Self.size(of: text) <= available
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+}
