@@ -63,7 +63,7 @@ TOOLS = ["query", "describe_schema", "aggregate", "insert", "update", "delete", 
 TABLES = ["Genre", "Track", "Album", "Artist", "Invoice", "InvoiceLine", "sqlite_master", "sqlite_schema", "nope"]
 ARGUMENT_KEYS = [
     "sql", "params", "max_rows", "table", "include_samples", "function", "column", "where", "group_by",
-    "order", "limit", "rows", "set", "all_rows", "confirm", "question", "conversation_id",
+    "order", "limit", "rows", "set", "all_rows", "confirm", "question", "conversation_id", "cursor", "search",
 ]
 AGGREGATE_FUNCTIONS = ["count", "sum", "avg", "min", "max", "total", "median", "count(*)"]
 LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency", "loud"]

@@ -141,7 +141,11 @@ async def test_resources_are_per_database(dbai_bin, chinook, northwind) -> None:
             await connection.session.read_resource("sqlite://schema")
     assert {"sqlite://chinook/schema", "sqlite://northwind/schema", "sqlite://chinook/table/Album"} <= resources
     assert templates == {"sqlite://chinook/table/{name}", "sqlite://northwind/table/{name}"}
-    assert any(table["name"] == "Customers" for table in json.loads(schema.contents[0].text))
+    northwind = json.loads(schema.contents[0].text)
+    # Northwind's whole schema exceeds the default budget: the resource is then a catalog page.
+    tables = northwind if isinstance(northwind, list) else northwind["tables"]
+    assert isinstance(northwind, list) or northwind["complete"] is False
+    assert any(table["name"] == "Customers" for table in tables)
     assert json.loads(album.contents[0].text)["name"] == "Album"
 
 

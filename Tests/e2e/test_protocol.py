@@ -75,7 +75,7 @@ async def test_every_tool_has_schemas_and_annotations(server) -> None:
     for name in READ_TOOLS:
         assert tools[name].annotations.destructiveHint is False
     # Every property is required (strict function calling); an optional one accepts null.
-    assert tools["query"].inputSchema["required"] == ["sql", "params", "max_rows"]
+    assert tools["query"].inputSchema["required"] == ["sql", "params", "max_rows", "cursor"]
     assert tools["query"].inputSchema["properties"]["max_rows"]["type"] == ["integer", "null"]
     assert set(tools["aggregate"].inputSchema["properties"]["function"]["enum"]) == {
         "count", "sum", "avg", "min", "max", "total",

@@ -32,7 +32,7 @@ struct SchemaSearch: Sendable {
             for word in words {
                 var wordScore = 0.0
                 if nameWords.contains(word) { wordScore += 4 } else if Self.prefixMatch(word, nameWords) { wordScore += 3 }
-                if descriptionWords.contains(word) { wordScore += 2 } else if Self.prefixMatch(word, descriptionWords) { wordScore += 1 }
+                if descriptionWords.contains(word) { wordScore += 3 } else if Self.prefixMatch(word, descriptionWords) { wordScore += 1.5 }
                 var columnScore = 0.0
                 for column in table.columns {
                     let columnWords = Self.identifierWords(column.name)
