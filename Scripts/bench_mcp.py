@@ -10,6 +10,8 @@ library) with the same small SELECT, each on its own temporary copy of the datab
   pipelined    N `tools/call` requests in one write, then all N responses read
   behind slow  a slow read and a quick one in one write: when is the quick one answered?
   http         dbai-mcp --http: sequential calls, and N sessions x M calls at once (bench_http.py)
+  schema size  start + initialize and describe_schema on Chinook and on generated databases of
+               400 and 1,000 tables (bench_schema_size.py)
 
 Every response is checked (success, the expected rows) after its timed region; a wrong answer is
 a run failure, never a timing. Exits non-zero only when setup or a run fails; missed goals print
@@ -39,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+import bench_schema_size
 from bench_http import HTTPBenchError, measure_http
 from mcp_stdio import INITIALIZED, StdioClient, StdioClientError, encode, initialize_request, is_server_message
 
@@ -619,6 +622,10 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--http-sessions", type=int, default=10,
                         help="sessions at once over Streamable HTTP (0 to skip the HTTP figures)")
     parser.add_argument("--http-calls", type=int, default=200, help="calls per HTTP session")
+    parser.add_argument("--schema-sizes", default="400,1000",
+                        help="also time start-up and describe_schema on generated databases of these many tables "
+                             "(Scripts/bench_schema_size.py; '' to skip)")
+    parser.add_argument("--schema-before", help="another dbai-mcp build measured beside --ours in the schema-size runs")
     parser.add_argument("--breakdown", action="store_true",
                         help="also time ping and tools/list, to separate protocol cost from the query")
     args = parser.parse_args(argv)
@@ -662,6 +669,11 @@ def main(argv: list[str]) -> int:
                 reference = run_server(reference_spec, args.db, workdir, args.sql, args, args.reference_cold_runs,
                                        args.reference_warmup, args.reference_calls, watchdog)
         print_report(args.sql, args, ours, reference, floor)
+        if args.schema_sizes:
+            schema_arguments = ["--binary", args.ours, "--tables", args.schema_sizes]
+            if args.schema_before:
+                schema_arguments += ["--before", args.schema_before]
+            bench_schema_size.main(schema_arguments)
     except (BenchError, StdioClientError, HTTPBenchError) as error:
         print(f"bench-mcp: error: {error}", file=sys.stderr)
         return 1

@@ -12,7 +12,7 @@ struct LazyOpeningTests {
             CREATE TABLE a(id INTEGER PRIMARY KEY, name TEXT);
             CREATE VIEW v AS SELECT name FROM a;
             """)
-        let opened = try OpenedDatabase(path: database.path, readOnly: true, readsColumns: false)
+        let opened = try OpenedDatabase(path: database.path, readOnly: true, reading: .names)
         #expect(!opened.isSchemaComplete)
         #expect(opened.schema.tableNames == ["a", "v"])
         #expect(opened.schema.tables.allSatisfy { $0.columns.isEmpty })
@@ -26,11 +26,21 @@ struct LazyOpeningTests {
         #expect(result.columns.map(\.name) == ["added"])
     }
 
-    @Test("an empty database is still refused at opening")
+    @Test("an empty database is still refused at opening, whatever is read")
     func emptyRefused() throws {
         let database = try ScratchDatabase("PRAGMA user_version = 1;")
-        #expect(throws: SwiftDBAIError.emptyDatabase(path: database.path)) {
-            try OpenedDatabase(path: database.path, readOnly: true, readsColumns: false)
+        for reading in [OpenedDatabase.SchemaReading.names, .presence] {
+            #expect(throws: SwiftDBAIError.emptyDatabase(path: database.path)) {
+                try OpenedDatabase(path: database.path, readOnly: true, reading: reading)
+            }
         }
+    }
+
+    @Test("presence only: an empty schema at opening, the whole one at the first access")
+    func presenceOnly() async throws {
+        let database = try ScratchDatabase("CREATE TABLE a(id INTEGER PRIMARY KEY, name TEXT);")
+        let opened = try OpenedDatabase(path: database.path, readOnly: true, reading: .presence)
+        #expect(opened.schema.tables.isEmpty)
+        #expect(try await SQLExecutor(opened).schema().tableNames == ["a"])
     }
 }

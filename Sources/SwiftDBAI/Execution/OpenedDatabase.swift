@@ -19,7 +19,7 @@ public struct OpenedDatabase: Sendable {
     public let limits: ExecutionLimits
     /// The extensions loaded on every connection.
     public let extensions: [SQLiteExtension]
-    /// False when ``schema`` holds names and kinds only (``init(path:readOnly:limits:extensions:readsColumns:)``).
+    /// False when ``schema`` holds names and kinds only, or nothing (``SchemaReading``).
     package let isSchemaComplete: Bool
     let queue: DatabaseQueue
 
@@ -36,25 +36,41 @@ public struct OpenedDatabase: Sendable {
     public init(
         path: String, readOnly: Bool, limits: ExecutionLimits = ExecutionLimits(), extensions: [SQLiteExtension] = []
     ) throws(SwiftDBAIError) {
-        try self.init(path: path, readOnly: readOnly, limits: limits, extensions: extensions, readsColumns: true)
+        try self.init(path: path, readOnly: readOnly, limits: limits, extensions: extensions, reading: .whole)
     }
 
-    /// Opens the file as ``init(path:readOnly:limits:extensions:)`` does; without
-    /// `readsColumns`, ``schema`` holds the tables and views by name and kind only (no columns,
-    /// keys or indexes), read in one statement: an executor made from it reads the whole schema
-    /// at its first access, so that opening a schema of thousands of tables stays quick.
+    /// How much of the schema opening reads.
+    package enum SchemaReading: Sendable {
+        /// Tables, views, columns, keys and indexes: ``schema`` is complete.
+        case whole
+        /// The tables and views by name and kind only, in one statement.
+        case names
+        /// Only that the database holds a table or view: ``schema`` is empty. SQLite still
+        /// parses the schema once, but nothing is built from it.
+        case presence
+    }
+
+    /// Opens the file as ``init(path:readOnly:limits:extensions:)`` does, reading only as much of
+    /// the schema as `reading` says; an executor made from an incomplete schema reads the whole
+    /// schema at its first access, so that opening a schema of thousands of tables stays quick.
     ///
     /// - Throws: ``SwiftDBAIError`` as ``init(path:readOnly:limits:extensions:)``.
     package init(
         path: String, readOnly: Bool, limits: ExecutionLimits = ExecutionLimits(), extensions: [SQLiteExtension] = [],
-        readsColumns: Bool
+        reading: SchemaReading
     ) throws(SwiftDBAIError) {
         let queue = try DatabaseOpener.open(
             path: path, readOnly: readOnly, busyTimeout: limits.busyTimeout.seconds, maxValueBytes: limits.maxValueBytes,
             extensions: extensions)
         do {
             let introspector = SchemaIntrospector(includesRowCounts: false)
-            schema = try queue.read { db in try readsColumns ? introspector.introspect(db) : introspector.tableNames(db) }
+            schema = try queue.read { db in
+                switch reading {
+                case .whole: try introspector.introspect(db)
+                case .names: try introspector.tableNames(db)
+                case .presence: try introspector.presence(db)
+                }
+            }
         } catch {
             try? queue.close()
             throw SwiftDBAIError(error, path: path)
@@ -63,7 +79,7 @@ public struct OpenedDatabase: Sendable {
         self.limits = limits
         self.extensions = extensions
         self.queue = queue
-        self.isSchemaComplete = readsColumns
+        self.isSchemaComplete = reading == .whole
     }
 }
 

@@ -93,6 +93,17 @@ public struct SchemaIntrospector: Sendable {
         return DatabaseSchema(tables: tables, schemaVersion: schemaVersion)
     }
 
+    /// An empty schema, once the database is known to hold a table or view.
+    ///
+    /// - Throws: ``SwiftDBAIError/emptyDatabase(path:)`` when it holds none, or a GRDB `DatabaseError`.
+    package func presence(_ db: Database) throws -> DatabaseSchema {
+        let found = try Int.fetchOne(db, sql: """
+            SELECT 1 FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' LIMIT 1
+            """)
+        guard found != nil else { throw SwiftDBAIError.emptyDatabase(path: Self.path(of: db)) }
+        return DatabaseSchema(tables: [], schemaVersion: try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0)
+    }
+
     /// The objects of `sqlite_schema`, the shadow tables' folded names, and the tables and views
     /// (no columns yet).
     private static func objects(_ db: Database) throws -> (objects: [SchemaObject], shadowNames: Set<String>, tables: [TableSchema]) {

@@ -57,11 +57,14 @@ extension ServedDatabase {
         var opened: [OpenedDatabase] = []
         for source in sources {
             do {
-                // Names are enough to check the flags; the columns are read now only to check
-                // the metadata against them, otherwise at the first call that needs them.
+                // The columns are read now only to check the metadata against them, the names
+                // only to check --tables and --write-tables; otherwise at the first call that
+                // needs them, so that start-up does not grow with the schema.
+                let reading: OpenedDatabase.SchemaReading = metadata?.databases[source.name] != nil
+                    ? .whole : (configuration.visibleTables != nil || configuration.writableTables != nil ? .names : .presence)
                 opened.append(try OpenedDatabase(
                     path: source.path, readOnly: !configuration.allowlist.allowsWrites, limits: rowLimits(configuration.limits),
-                    extensions: configuration.extensions, readsColumns: metadata?.databases[source.name] != nil))
+                    extensions: configuration.extensions, reading: reading))
             } catch {
                 throw .database(error)
             }

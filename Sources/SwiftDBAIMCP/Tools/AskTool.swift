@@ -54,7 +54,8 @@ struct AskTool: DatabaseTool {
         }
         return ToolOutput(
             structured: Self.structured(response, conversationID: id),
-            text: Self.text(response, limits: context.executor.limits, budget: context.budget))
+            text: Self.text(response, limits: context.executor.limits, budget: context.budget)
+        ).fitted(to: context.budget)
     }
 
     /// With several databases and none named: the database of the conversation being followed

@@ -34,8 +34,10 @@ struct QueryTool: DatabaseTool {
         let sql = try arguments.requiredString("sql")
         let parameters = try arguments.sqlArguments()
         let maxRows = try arguments.integer("max_rows")
-        let request = ResultCursor.request(sql: sql, params: arguments.raw["params"])
-        let position = try arguments.string("cursor").map { (cursor) throws(ToolCallError) in
+        // The fingerprint is made only for a result that pages (a complete read costs nothing more).
+        let cursor = try arguments.string("cursor")
+        var request: UInt64 { ResultCursor.request(sql: sql, params: arguments.raw["params"]) }
+        let position = try cursor.map { (cursor) throws(ToolCallError) in
             try ResultCursor.position(from: cursor, request: request)
         }
         let executor = context.executor

@@ -23,3 +23,22 @@ extension ToolOutput {
         return text
     }
 }
+
+extension ToolOutput {
+    /// The output with its text cut at a line, saying so, when the structured content and the
+    /// text together would exceed the budget (an answer whose parts are not each bounded, such
+    /// as `ask`'s: the model's words and statements beside the rows).
+    func fitted(to budget: AnswerBudget) -> ToolOutput {
+        let structuredSize = AnswerBudget.size(of: structured)
+        guard structuredSize + AnswerBudget.size(of: text) > budget.available else { return self }
+        let note = "\n… (text cut to fit --max-result-bytes \(budget.maxBytes); the structured content holds the whole answer.)"
+        let room = budget.available - structuredSize - AnswerBudget.size(of: note)
+        var kept = ""
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let next = kept.isEmpty ? String(line) : kept + "\n" + line
+            guard AnswerBudget.size(of: next) <= room else { break }
+            kept = next
+        }
+        return ToolOutput(structured: structured, text: kept + note)
+    }
+}
