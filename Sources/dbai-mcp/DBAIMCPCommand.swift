@@ -68,6 +68,18 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     @Option(name: .customLong("timeout-ms"), help: "How long a statement may run, in milliseconds.")
     var timeoutMilliseconds: Int = 10_000
 
+    @Option(name: .customLong("export-dir"), help: ArgumentHelp(
+        "A directory where each `export` is also written as a new file (never overwriting one, never following a link); without it, exports are read through resources/read only.",
+        valueName: "dir"))
+    var exportDirectory: String?
+
+    @Option(name: .customLong("export-ttl-seconds"), help: "How long an export stays readable through resources/read.")
+    var exportTTLSeconds: Int = 900
+
+    @Option(name: .customLong("export-max-mb"), help: ArgumentHelp(
+        "The most MiB the exports kept take together (and one export at most); the oldest are removed first.", valueName: "MiB"))
+    var exportMaxMB: Int = 512
+
     @Flag(name: .customLong("no-confirm"), help: "Run destructive writes, and writes a model wrote for `ask`, without asking for confirmation (automation only).")
     var noConfirm = false
 
@@ -173,6 +185,8 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         if llmWarmUp, llm == nil { throw ValidationError("--llm-warm-up needs --llm.") }
         guard maxRows >= 1 else { throw ValidationError("--max-rows must be at least 1.") }
         guard timeoutMilliseconds >= 1 else { throw ValidationError("--timeout-ms must be at least 1.") }
+        guard exportTTLSeconds >= 1 else { throw ValidationError("--export-ttl-seconds must be at least 1.") }
+        guard exportMaxMB >= 1 else { throw ValidationError("--export-max-mb must be at least 1.") }
         guard maxResultBytes >= 4_096 else {
             throw ValidationError("--max-result-bytes must be at least 4096: every answer, schema pages included, must fit it.")
         }
@@ -254,7 +268,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         chat.rewriteKinds = llmRewrites.kinds
         chat.examplesPerQuestion = llmExamples
         chat.firstRequestTimeout = .seconds(max(llmFirstTimeoutSeconds, llmTimeoutSeconds))
-        let configuration = DBAIServerConfiguration(
+        var configuration = DBAIServerConfiguration(
             databases: db,
             allowlist: allow,
             visibleTables: Self.list(tables),
@@ -270,6 +284,8 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             toolNaming: toolPrefix ?? .plain,
             metadata: metadata,
             extensions: loadExtension.map { SQLiteExtension(path: $0) })
+        configuration.exports = ExportSettings(
+            directory: exportDirectory, timeToLive: .seconds(exportTTLSeconds), maxBytes: exportMaxMB << 20)
         let server: DBAIServer
         do {
             server = try DBAIServer(configuration: configuration)

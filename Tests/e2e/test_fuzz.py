@@ -184,8 +184,8 @@ def sql_texts(directory: Path) -> st.SearchStrategy[str]:
 
 #: The argument keys of each tool: (required, optional).
 TOOL_KEYS = {
-    "query": (["sql"], ["params", "max_rows"]),
-    "describe_schema": ([], ["table", "include_samples"]),
+    "query": (["sql"], ["params", "max_rows", "cursor"]),
+    "describe_schema": ([], ["table", "include_samples", "search", "cursor"]),
     "aggregate": (["table", "function"], ["column", "where", "group_by", "order", "limit"]),
     "insert": (["table", "rows"], ["sql", "params", "confirm"]),
     "update": (["table", "set", "where"], ["all_rows", "sql", "params", "confirm"]),
@@ -219,6 +219,8 @@ def tool_arguments(directory: Path, tool: str) -> st.SearchStrategy[dict[str, An
         "confirm": st.text(max_size=12),
         "question": st.text(max_size=30),
         "conversation_id": st.text(max_size=8),
+        "cursor": st.text(max_size=40) | st.sampled_from(["eyJrIjoicXVlcnkiLCJvIjo1LCJyIjowfQ", "e30", "====", ""]),
+        "search": st.text(max_size=20) | st.sampled_from(["invoice lines", "track", "Genre", "%", "' OR 1=1"]),
     }
     required, optional = TOOL_KEYS.get(tool, ([], ARGUMENT_KEYS))
 

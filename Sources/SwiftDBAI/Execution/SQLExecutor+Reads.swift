@@ -78,7 +78,7 @@ extension SQLExecutor {
     }
 
     /// Refuses a statement that is not a read, or whose parameters do not match the values.
-    private static func requireRead(_ statement: ClassifiedStatement, arguments: SQLArguments) throws(SwiftDBAIError) {
+    static func requireRead(_ statement: ClassifiedStatement, arguments: SQLArguments) throws(SwiftDBAIError) {
         guard statement.operation == .select, statement.writeOperations.isEmpty else {
             throw .rejected(SQLRejection(
                 .unexpectedOperation,

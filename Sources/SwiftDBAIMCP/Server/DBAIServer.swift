@@ -24,6 +24,8 @@ public final class DBAIServer: Sendable {
     let logger: Logger
     /// The system prompts the `--llm` model has answered, shared by every conversation.
     let readPrompts = ReadPrompts()
+    /// The files of `export`, shared by every session (each under an unguessable id).
+    let exports: ExportDestination
 
     /// Opens the databases and checks the configuration and the metadata against their schemas.
     ///
@@ -35,6 +37,9 @@ public final class DBAIServer: Sendable {
         self.logger = logger
         if let limit = configuration.sqliteMemoryLimit { SQLiteMemoryLimit.apply(bytes: limit) }
         databases = try ServedDatabase.openAll(configuration)
+        exports = ExportDestination(
+            store: ExportStore(settings: configuration.exports),
+            directory: try configuration.exports.directory.map { (path) throws(DBAIServerConfigurationError) in try ExportDirectory(path) })
         registry = ToolRegistry(
             allowlist: configuration.allowlist, naming: configuration.toolNaming,
             cannedQueries: databases.flatMap(\.cannedQueries), databaseNames: databases.map(\.name))
@@ -80,6 +85,7 @@ public final class DBAIServer: Sendable {
         signals.cancel()
         await session.stop()
         await closeDatabases()
+        exports.store.removeAll()
     }
 
     /// Has the `--llm` model read the system prompt of `ask` on the first database, so the first
@@ -189,11 +195,14 @@ public final class DBAIServer: Sendable {
             return ListResources.Result(resources: page.items, nextCursor: page.nextCursor)
         }
         await server.withMethodHandler(ListResourceTemplates.self) { parameters in
-            let page = try ListPage(resources.templates, cursor: parameters.cursor, size: size, kind: "resources/templates")
+            let page = try ListPage(
+                resources.templates + [ExportResources.template], cursor: parameters.cursor, size: size, kind: "resources/templates")
             return ListResourceTemplates.Result(templates: page.items, nextCursor: page.nextCursor)
         }
+        let exportResources = ExportResources(store: exports.store)
         await server.withMethodHandler(ReadResource.self) { parameters in
-            ReadResource.Result(contents: try await resources.read(parameters.uri))
+            if exportResources.handles(parameters.uri) { return ReadResource.Result(contents: try exportResources.read(parameters.uri)) }
+            return ReadResource.Result(contents: try await resources.read(parameters.uri))
         }
         let prompts = PromptCatalog(databases: databases, naming: configuration.toolNaming, budget: AnswerBudget(configuration.limits))
         await server.withMethodHandler(ListPrompts.self) { parameters in
@@ -244,6 +253,7 @@ public final class DBAIServer: Sendable {
         let confirmsWrites = configuration.confirmsDestructiveWrites
         let elicit = session.supportsElicitation ? Self.elicitation(through: server) : nil
         let naming = configuration.toolNaming
+        let exports = exports
         let catalog = DatabaseCatalog(databases: databases, chat: chat) { database in
             ToolCallContext(
                 database: database,
@@ -252,7 +262,8 @@ public final class DBAIServer: Sendable {
                     elicit: elicit),
                 progress: progress,
                 chat: chat,
-                naming: naming)
+                naming: naming,
+                exports: exports)
         }
         let result = try await registry.call(
             parameters.name, arguments: parameters.arguments, availability: ToolAvailability(hasLanguageModel: model != nil),

@@ -39,6 +39,9 @@ public struct DBAIServerConfiguration: Sendable {
     public var sqliteMemoryLimit: Int?
     /// What the tools are called (`--tool-prefix`).
     public var toolNaming: ToolNaming
+    /// Where `export` keeps its files, how long and how much (`--export-dir`, `--export-ttl-seconds`,
+    /// `--export-max-mb`).
+    public var exports = ExportSettings()
 
     /// The default SQLite heap limit: 64 MiB.
     public static let defaultSQLiteMemoryLimit = 64 << 20
@@ -109,6 +112,8 @@ public enum DBAIServerConfigurationError: Error, Sendable, Hashable, CustomStrin
     case noTableListed(database: String, available: [String])
     /// `--tables` lists a table that the metadata hides.
     case hiddenTableListed(String, database: String)
+    /// `--export-dir` is not a directory the server can write.
+    case exportDirectory(String, reason: String)
     /// The metadata file is missing or malformed, an entry names something the database does
     /// not have, or a canned query cannot serve as a tool; `entry` is its path in the file
     /// (`databases.chinook.tables.Album`).
@@ -138,6 +143,8 @@ public enum DBAIServerConfigurationError: Error, Sendable, Hashable, CustomStrin
             return "\(flag) names \(name), which the database does not have. Tables and views: \(available.joined(separator: ", "))."
         case .hiddenWritableTable(let name):
             return "--write-tables names \(name), which --tables or the metadata hides. Make it visible or remove it from --write-tables."
+        case .exportDirectory(let path, let reason):
+            return "--export-dir \(path): \(reason). Give an existing directory the server may write."
         case .writableTablesWithoutWrites:
             return "--write-tables needs an allowlist with writes: add --allow standard (or unrestricted)."
         case .invalidToolPrefix(let prefix):

@@ -46,6 +46,8 @@ struct ToolAvailability: Sendable, Hashable {
 struct ToolOutput: Sendable {
     var structured: Value
     var text: String
+    /// Content after the text: the `resource_link` of an export.
+    var links: [Tool.Content] = []
 }
 
 /// What a tool call may use.
@@ -64,6 +66,8 @@ struct ToolCallContext: Sendable {
     var naming: ToolNaming = .plain
     /// What one answer may take (`--max-result-bytes`).
     var budget: AnswerBudget { database.budget }
+    /// Where `export` writes; nil outside a server (tests of other tools).
+    var exports: ExportDestination? = nil
 }
 
 /// What `ask` needs: its conversations and a way to start a new one with the session's model.

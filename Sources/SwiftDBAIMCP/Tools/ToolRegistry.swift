@@ -46,7 +46,7 @@ struct ToolRegistry: Sendable {
 
     /// The built-in database tools.
     static let databaseTools: [any DatabaseTool] = [
-        DescribeSchemaTool(), QueryTool(), AggregateTool(), InsertTool(), UpdateTool(), DeleteTool(), AskTool(),
+        DescribeSchemaTool(), QueryTool(), ExportTool(), AggregateTool(), InsertTool(), UpdateTool(), DeleteTool(), AskTool(),
     ]
 
     /// The tools the allowlist enables and the session can serve.
@@ -104,7 +104,7 @@ struct ToolRegistry: Sendable {
             } else {
                 output = try await tool.callAcrossDatabases(ToolArguments(arguments), catalog: catalog)
             }
-            return Self.makeResult([.text(text: output.text, annotations: nil, _meta: nil)], output.structured, nil, nil)
+            return Self.makeResult([.text(text: output.text, annotations: nil, _meta: nil)] + output.links, output.structured, nil, nil)
         } catch let error as ToolCallError {
             return Self.errorResult(error)
         } catch let error as SwiftDBAIError {

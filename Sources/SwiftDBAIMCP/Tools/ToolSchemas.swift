@@ -124,6 +124,25 @@ enum ToolSchemas {
     ]
 
     /// The output of `describe_schema`.
+    /// The output of `export`.
+    static let exportOutput: Value = [
+        "type": "object",
+        "properties": [
+            "uri": ["type": "string", "description": "The export's resource: read it with resources/read (?chunk=N for chunk N)."],
+            "format": ["type": "string", "enum": ["csv", "jsonl"]],
+            "mime_type": ["type": "string"],
+            "row_count": ["type": "integer", "minimum": 0],
+            "bytes": ["type": "integer", "minimum": 0],
+            "chunks": ["type": "integer", "minimum": 1, "description": "How many resources/read answers the export takes."],
+            "columns": ["type": "array", "items": [
+                "type": "object", "properties": ["name": ["type": "string"], "type": ["type": "string"]], "required": ["name"],
+            ]],
+            "expires_at": ["type": "string", "description": "Until when the resource can be read (ISO 8601)."],
+            "file": ["type": "string", "description": "The file written in the server's export directory, when it has one."],
+        ],
+        "required": ["uri", "format", "mime_type", "row_count", "bytes", "chunks", "columns", "expires_at"],
+    ]
+
     /// A table's row count and where it comes from.
     static let rowCount: Value = [
         "type": "object",

@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+extension SQLExecutor {
+    /// Runs one read-only statement and writes every row it returns to a file, as CSV or JSON
+    /// Lines (``ExportFormat``), with no row cap and no byte budget: rows are stepped one by one
+    /// and written through a fixed buffer, so memory stays the same whatever the result's size.
+    ///
+    /// The statement is classified and authorized exactly as ``query(_:arguments:maxRows:after:)``
+    /// does (the same allowlist, hidden tables and read-only check), in one read transaction
+    /// under the statement timeout.
+    ///
+    /// - Parameters:
+    ///   - descriptor: an open file descriptor, written from its current offset; the caller
+    ///     opens it, closes it, and removes the file when this throws.
+    ///   - chunkBytes: the most bytes of one chunk in ``ExportSummary/chunkStarts``.
+    ///   - maxBytes: the most bytes the export may write; beyond, it stops and throws
+    ///     ``SwiftDBAIError/invalidRequest(_:)``.
+    /// - Throws: as ``query(_:arguments:maxRows:after:)``, and ``SwiftDBAIError/cannotOpen(path:reason:)``
+    ///   when the file cannot be written.
+    public func export(
+        _ sql: String, arguments: SQLArguments = .none, format: ExportFormat, to descriptor: Int32,
+        chunkBytes: Int, maxBytes: Int? = nil
+    ) async throws(SwiftDBAIError) -> ExportSummary {
+        let deadline = StatementDeadline(timeout: limits.timeout)
+        do {
+            return try await reading { db in
+                try deadline.armed(on: db.sqliteConnection) {
+                    try Self.requireRead(try self.authorized(sql, in: db), arguments: arguments)
+                    return try Self.write(
+                        sql, arguments: arguments, format: format, db: db,
+                        sink: ExportSink(descriptor: descriptor, chunkBytes: chunkBytes, maxBytes: maxBytes))
+                }
+            }
+        } catch is ExportSink.TooLarge {
+            throw .invalidRequest(
+                "The export is larger than \(maxBytes ?? 0) bytes, the most one export may take; nothing was kept. "
+                    + "Export fewer rows or columns (a WHERE or LIMIT), in several exports.")
+        } catch let failure as ExportSink.WriteFailed {
+            throw .cannotOpen(path: "the export file", reason: String(cString: strerror(failure.code)))
+        } catch {
+            throw mapped(error, deadline: deadline)
+        }
+    }
+
+    private static func write(
+        _ sql: String, arguments: SQLArguments, format: ExportFormat, db: Database, sink: ExportSink
+    ) throws -> ExportSummary {
+        let start = ContinuousClock.now
+        let statement = try db.makeStatement(sql: sql)
+        guard statement.isReadonly, statement.columnCount > 0 else {
+            throw SQLRejection(.unexpectedOperation, "An export must be a read that returns rows.")
+        }
+        try statement.setArguments(arguments.statementArguments)
+        let handle = statement.sqliteStatement
+        let columns = (0..<statement.columnCount).map { index in
+            QueryColumn(
+                name: statement.columnNames[index],
+                declaredType: sqlite3_column_decltype(handle, Int32(index)).map { String(cString: $0) })
+        }
+        let encoder = ExportRecordEncoder(format: format, columnNames: columns.map(\.name))
+        var sink = sink
+        var record: [UInt8] = []
+        record.reserveCapacity(4096)
+        encoder.header(into: &record)
+        if !record.isEmpty { try sink.append(record) }
+        var rows = 0
+        let cursor = try Row.fetchCursor(statement)
+        while try cursor.next() != nil {
+            record.removeAll(keepingCapacity: true)
+            encoder.record(handle, into: &record)
+            try sink.append(record)
+            rows += 1
+        }
+        try sink.flush()
+        return ExportSummary(
+            columns: columns, rowCount: rows, byteCount: sink.written, chunkStarts: sink.finishedChunkStarts,
+            splitRecords: sink.splitRecords, elapsed: ContinuousClock.now - start)
+    }
+}

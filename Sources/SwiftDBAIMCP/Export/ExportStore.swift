@@ -1,0 +1,142 @@
+import Foundation
+import SwiftDBAI
+
+/// The exports of the server: files in a private temporary directory (mode 0700), each under an
+/// unguessable id, readable in chunks through `resources/read`, kept at most
+/// ``ExportSettings/timeToLive`` and ``ExportSettings/maxBytes`` in all (the oldest go first).
+final class ExportStore: Sendable {
+    struct Export: Sendable {
+        let id: String
+        let format: ExportFormat
+        let summary: ExportSummary
+        let created: ContinuousClock.Instant
+        let expires: Date
+        var uri: String { "sqlite://export/\(id).\(format.fileExtension)" }
+        var path: String
+    }
+
+    let settings: ExportSettings
+    private let clock: @Sendable () -> ContinuousClock.Instant
+    private let state = Mutex<State>(State())
+
+    private struct State {
+        var folder: String?
+        var exports: [String: Export] = [:]
+    }
+
+    init(settings: ExportSettings, clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+        self.settings = settings
+        self.clock = clock
+    }
+
+    deinit {
+        removeAll()
+    }
+
+    /// A new file for an export, in the private directory (made at first use).
+    ///
+    /// - Throws: ``ToolCallError`` when the directory or the file cannot be made.
+    func newFile(format: ExportFormat) throws(ToolCallError) -> (id: String, path: String, descriptor: Int32) {
+        let folder = try self.folder()
+        let id = UUID().uuidString.lowercased()
+        let path = folder + "/" + id + "." + format.fileExtension
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw ToolCallError("The export file cannot be created: \(String(cString: strerror(errno))).", code: .internalError)
+        }
+        return (id, path, descriptor)
+    }
+
+    /// Keeps a finished export, removing expired ones and the oldest beyond the size cap.
+    func keep(id: String, path: String, format: ExportFormat, summary: ExportSummary) -> Export {
+        let now = clock()
+        let export = Export(
+            id: id, format: format, summary: summary, created: now,
+            expires: Date().addingTimeInterval(Double(settings.timeToLive.components.seconds)), path: path)
+        let evicted = state.withLock { state -> [Export] in
+            state.exports[id] = export
+            var gone = state.exports.values.filter { now - $0.created >= settings.timeToLive }
+            for old in gone { state.exports[old.id] = nil }
+            var total = state.exports.values.reduce(0) { $0 + $1.summary.byteCount }
+            for old in state.exports.values.sorted(by: { $0.created < $1.created }) where total > settings.maxBytes && old.id != id {
+                state.exports[old.id] = nil
+                total -= old.summary.byteCount
+                gone.append(old)
+            }
+            return gone
+        }
+        for old in evicted { unlink(old.path) }
+        return export
+    }
+
+    /// Why an export cannot be read.
+    enum Missing: Error {
+        case unknown
+        case expired
+    }
+
+    /// The export of an id, if it is still kept.
+    func export(_ id: String) throws(Missing) -> Export {
+        let now = clock()
+        let found = state.withLock { state -> (Export?, Bool) in
+            guard let export = state.exports[id] else { return (nil, false) }
+            guard now - export.created < settings.timeToLive else {
+                state.exports[id] = nil
+                return (export, true)
+            }
+            return (export, false)
+        }
+        if found.1, let expired = found.0 {
+            unlink(expired.path)
+            throw .expired
+        }
+        guard let export = found.0 else { throw .unknown }
+        return export
+    }
+
+    /// The bytes of one chunk of an export.
+    func chunk(_ number: Int, of export: Export) throws -> Data {
+        let starts = export.summary.chunkStarts
+        let start = starts[number]
+        let end = number + 1 < starts.count ? starts[number + 1] : export.summary.byteCount
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: export.path))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(start))
+        return try handle.read(upToCount: end - start) ?? Data()
+    }
+
+    /// Removes a file that never became an export.
+    func discard(path: String) {
+        unlink(path)
+    }
+
+    /// Removes every export and the private directory.
+    func removeAll() {
+        let (folder, exports) = state.withLock { state -> (String?, [Export]) in
+            defer {
+                state.exports = [:]
+                state.folder = nil
+            }
+            return (state.folder, Array(state.exports.values))
+        }
+        for export in exports { unlink(export.path) }
+        if let folder { rmdir(folder) }
+    }
+
+    private func folder() throws(ToolCallError) -> String {
+        let result: Result<String, ToolCallError> = state.withLock { state in
+            if let folder = state.folder { return .success(folder) }
+            var template = Array((NSTemporaryDirectory() + "/dbai-mcp-exports-XXXXXX").utf8CString)
+            let made = template.withUnsafeMutableBufferPointer { buffer in
+                buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+            }
+            guard let folder = made else {
+                return .failure(ToolCallError(
+                    "The export directory cannot be created: \(String(cString: strerror(errno))).", code: .internalError))
+            }
+            state.folder = folder
+            return .success(folder)
+        }
+        return try result.get()
+    }
+}

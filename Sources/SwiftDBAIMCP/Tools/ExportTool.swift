@@ -1,0 +1,168 @@
+import Foundation
+import MCP
+import SwiftDBAI
+
+/// `export`: every row of one read-only statement as CSV or JSON Lines, with no byte budget,
+/// returned as a `resource_link` read in chunks through `resources/read`; with `--export-dir`,
+/// also written there as a new file.
+struct ExportTool: DatabaseTool {
+    let name = "export"
+    let operation = SQLOperation.select
+
+    var definition: Tool {
+        Tool(
+            name: name,
+            title: "Export a whole result as CSV or JSON Lines",
+            description: """
+                Runs one read-only SQLite statement (as query does, with the same rules) and writes every row it returns, \
+                with no row or size limit, as CSV or JSON Lines. Returns a resource_link: read it with resources/read, \
+                a chunk at a time (each chunk's _meta gives next_uri). When the server has an export directory, the \
+                file is also written there (file_name, or a generated name). Use query to look at rows; export to hand \
+                a whole result to a person or a program.
+                """,
+            inputSchema: InputSchema.object([
+                "sql": InputSchema.scalar("string", "One read-only SQLite statement."),
+                "params": InputSchema.params,
+                "format": InputSchema.optional(InputSchema.choice(["csv", "jsonl"], "csv (default) or jsonl (JSON Lines).")),
+                "file_name": InputSchema.optional(InputSchema.scalar(
+                    "string", "A new file name in the server's export directory (--export-dir), ending in .csv or .jsonl.")),
+            ]),
+            annotations: .init(readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false),
+            outputSchema: ToolSchemas.exportOutput)
+    }
+
+    func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
+        try arguments.requireOnly(["sql", "params", "format", "file_name"])
+        let sql = try arguments.requiredString("sql")
+        let parameters = try arguments.sqlArguments()
+        let formatName = try arguments.string("format") ?? "csv"
+        guard let format = ExportFormat(rawValue: formatName.lowercased()) else {
+            throw ToolCallError("format must be csv or jsonl.", code: .invalidArguments)
+        }
+        guard let destination = context.exports else {
+            throw ToolCallError("Exports are not available in this server.", code: .internalError)
+        }
+        let fileName = try arguments.string("file_name")
+        // Every refusal comes before the statement runs: nothing is written anywhere.
+        if let fileName {
+            guard destination.directory != nil else {
+                throw ToolCallError(
+                    "file_name needs an export directory: start dbai-mcp with --export-dir DIR. Without it, read the export "
+                        + "through resources/read.", code: .invalidArguments)
+            }
+            do {
+                try ExportDirectory.check(fileName, extension: format.fileExtension)
+            } catch {
+                throw ToolCallError(error.description + ".", code: .invalidArguments)
+            }
+        }
+        let executor = context.executor
+        let file = try destination.store.newFile(format: format)
+        // The directory's file is created first (a new name, never a link), so that a name
+        // taken is refused before the statement runs.
+        var target: (name: String, descriptor: Int32)?
+        if let directory = destination.directory {
+            let name = fileName ?? Self.generatedName(format: format, id: file.id)
+            do {
+                target = (name, try directory.create(name))
+            } catch {
+                close(file.descriptor)
+                destination.store.discard(path: file.path)
+                throw ToolCallError(error.description + "; nothing was written.", code: .invalidArguments)
+            }
+        }
+        let summary: ExportSummary
+        var written: String?
+        do {
+            defer { close(file.descriptor) }
+            summary = try await ProgressReporter.reporting(context.progress) {
+                try await executor.export(
+                    sql, arguments: parameters, format: format, to: file.descriptor,
+                    chunkBytes: Self.chunkBytes(context.budget), maxBytes: destination.store.settings.maxBytes)
+            }
+            if let target, let directory = destination.directory {
+                try Self.copy(file.path, to: target.descriptor)
+                written = directory.path + "/" + target.name
+            }
+        } catch {
+            destination.store.discard(path: file.path)
+            if let target {
+                close(target.descriptor)
+                destination.directory?.remove(target.name)
+            }
+            throw error
+        }
+        if let target { close(target.descriptor) }
+        let export = destination.store.keep(id: file.id, path: file.path, format: format, summary: summary)
+        return output(export, file: written, naming: context.naming)
+    }
+
+    /// The bytes of one chunk: what a `resources/read` answer may hold, its envelope aside.
+    static func chunkBytes(_ budget: AnswerBudget) -> Int {
+        max(1_024, budget.available - 1_024) * 3 / 4  // escapes in the JSON string take room too
+    }
+
+    static func generatedName(format: ExportFormat, id: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return "export-\(formatter.string(from: Date()))-\(id.prefix(8)).\(format.fileExtension)"
+    }
+
+    /// Copies the finished export into the directory's new file.
+    private static func copy(_ source: String, to target: Int32) throws(ToolCallError) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            throw ToolCallError("The export could not be read back: \(String(cString: strerror(errno))).", code: .internalError)
+        }
+        defer { close(input) }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            guard count >= 0 else {
+                throw ToolCallError("The export could not be read back: \(String(cString: strerror(errno))).", code: .internalError)
+            }
+            if count == 0 { return }
+            var offset = 0
+            while offset < count {
+                let wrote = buffer.withUnsafeBytes { write(target, $0.baseAddress.map { $0 + offset }, count - offset) }
+                guard wrote > 0 else {
+                    throw ToolCallError(
+                        "The file could not be written in the export directory: \(String(cString: strerror(errno))); nothing was kept.",
+                        code: .internalError)
+                }
+                offset += wrote
+            }
+        }
+    }
+
+    private func output(_ export: ExportStore.Export, file: String?, naming: ToolNaming) -> ToolOutput {
+        let summary = export.summary
+        let chunks = summary.chunkStarts.count
+        let expires = ISO8601DateFormatter().string(from: export.expires)
+        var structured: [String: Value] = [
+            "uri": .string(export.uri), "format": .string(export.format.rawValue), "mime_type": .string(export.format.mimeType),
+            "row_count": .int(summary.rowCount), "bytes": .int(summary.byteCount), "chunks": .int(chunks),
+            "columns": .array(summary.columns.map { column in
+                var object: [String: Value] = ["name": .string(column.name)]
+                if let type = column.declaredType { object["type"] = .string(type) }
+                return .object(object)
+            }),
+            "expires_at": .string(expires),
+        ]
+        var text = "Exported \(summary.rowCount) rows (\(summary.byteCount) bytes of \(export.format == .csv ? "CSV" : "JSON Lines")) "
+            + "to \(export.uri): read it with resources/read, \(chunks == 1 ? "in one chunk" : "in \(chunks) chunks (?chunk=0 to \(chunks - 1); each gives next_uri)"). "
+            + "It is kept until \(expires)."
+        if let file {
+            structured["file"] = .string(file)
+            text += " Also written to \(file)."
+        }
+        return ToolOutput(
+            structured: .object(structured), text: text,
+            links: [.resourceLink(
+                uri: export.uri, name: "export-\(export.id.prefix(8)).\(export.format.fileExtension)",
+                title: "Export of \(summary.rowCount) rows", description: "\(summary.byteCount) bytes, \(chunks) chunk(s)",
+                mimeType: export.format.mimeType)])
+    }
+}
