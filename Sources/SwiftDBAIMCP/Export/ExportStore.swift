@@ -10,6 +10,8 @@ final class ExportStore: Sendable {
         let format: ExportFormat
         let summary: ExportSummary
         let created: ContinuousClock.Instant
+        /// The order exports were kept in (the oldest goes first).
+        var sequence = 0
         let expires: Date
         var uri: String { "sqlite://export/\(id).\(format.fileExtension)" }
         var path: String
@@ -22,6 +24,7 @@ final class ExportStore: Sendable {
     private struct State {
         var folder: String?
         var exports: [String: Export] = [:]
+        var kept = 0
     }
 
     init(settings: ExportSettings, clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
@@ -50,15 +53,17 @@ final class ExportStore: Sendable {
     /// Keeps a finished export, removing expired ones and the oldest beyond the size cap.
     func keep(id: String, path: String, format: ExportFormat, summary: ExportSummary) -> Export {
         let now = clock()
-        let export = Export(
+        var export = Export(
             id: id, format: format, summary: summary, created: now,
             expires: Date().addingTimeInterval(Double(settings.timeToLive.components.seconds)), path: path)
         let evicted = state.withLock { state -> [Export] in
+            state.kept += 1
+            export.sequence = state.kept
             state.exports[id] = export
             var gone = state.exports.values.filter { now - $0.created >= settings.timeToLive }
             for old in gone { state.exports[old.id] = nil }
             var total = state.exports.values.reduce(0) { $0 + $1.summary.byteCount }
-            for old in state.exports.values.sorted(by: { $0.created < $1.created }) where total > settings.maxBytes && old.id != id {
+            for old in state.exports.values.sorted(by: { $0.sequence < $1.sequence }) where total > settings.maxBytes && old.id != id {
                 state.exports[old.id] = nil
                 total -= old.summary.byteCount
                 gone.append(old)

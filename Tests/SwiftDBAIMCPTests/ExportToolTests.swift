@@ -1,0 +1,147 @@
+import Foundation
+import MCP
+import Testing
+@testable import SwiftDBAI
+import SwiftDBAITestSupport
+@testable import SwiftDBAIMCP
+
+private func connect(_ path: String, exports: ExportSettings, budget: Int = 8_192) async throws -> Client {
+    var configuration = DBAIServerConfiguration(
+        databasePath: path, visibleTables: ["item"], limits: ExecutionLimits(maxResultBytes: budget), sqliteMemoryLimit: nil)
+    configuration.exports = exports
+    let server = try DBAIServer(configuration: configuration)
+    let (clientSide, serverSide) = await InMemoryTransport.createConnectedPair()
+    Task { try await server.run(transport: serverSide) }
+    let client = Client(name: "tests", version: "1")
+    try await client.connect(transport: clientSide)
+    return client
+}
+
+private func text(_ result: CallTool.Result) -> String {
+    result.content.compactMap { if case .text(let text, _, _) = $0 { text } else { nil } }.joined()
+}
+
+/// Every chunk of an export, read through resources/read, joined.
+private func readAll(_ client: Client, _ uri: String, budget: Int) async throws -> String {
+    var next: String? = uri
+    var data = ""
+    while let current = next {
+        let contents = try await client.send(ReadResource.request(.init(uri: current))).value.contents
+        #expect(try JSONEncoder().encode(contents).count <= budget)
+        let content = try #require(contents.first)
+        data += content.text ?? ""
+        next = content._meta?[ExportResources.metaKey]?.objectValue?["next_uri"]?.stringValue
+    }
+    return data
+}
+
+@Suite("export: the tool, its chunks, its directory")
+struct ExportToolTests {
+    static let script = """
+        CREATE TABLE item(id INTEGER PRIMARY KEY, label TEXT NOT NULL);
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+        INSERT INTO item SELECT i, 'label ' || i || ', "quoted"' FROM n;
+        CREATE TABLE secret(x);
+        """
+
+    @Test("the export read back in chunks equals the table")
+    func equalsTheTable() async throws {
+        let database = try ScratchDatabase(Self.script)
+        let client = try await connect(database.path, exports: ExportSettings())
+        let result = try await client.call("export", ["sql": "SELECT id, label FROM item ORDER BY id", "format": "jsonl"])
+        #expect(result.isError != true, "\(text(result))")
+        let structured = try #require(result.structuredContent?.objectValue)
+        #expect(structured["row_count"] == 3000)
+        #expect((structured["chunks"]?.intValue ?? 0) > 5)
+        guard case .resourceLink(let uri, _, _, _, let mimeType, _)? = result.content.last else {
+            Issue.record("no resource_link")
+            return
+        }
+        #expect(mimeType == "application/jsonl")
+        let data = try await readAll(client, uri, budget: 8_192)
+        let lines = data.split(separator: "\n")
+        #expect(lines.count == 3000)
+        #expect(lines.first == #"{"id":1,"label":"label 1, \"quoted\""}"#)
+        #expect(lines.last == #"{"id":3000,"label":"label 3000, \"quoted\""}"#)
+        await #expect(throws: MCPError.self) {
+            _ = try await client.send(ReadResource.request(.init(uri: uri + "?chunk=9999"))).value
+        }
+        await #expect(throws: MCPError.self) {
+            _ = try await client.send(ReadResource.request(.init(uri: "sqlite://export/00000000-0000-0000-0000-000000000000.csv"))).value
+        }
+    }
+
+    @Test("refusals: a hidden table, a write, file_name without --export-dir; nothing is kept")
+    func refusals() async throws {
+        let database = try ScratchDatabase(Self.script)
+        let client = try await connect(database.path, exports: ExportSettings())
+        for arguments: [String: Value] in [
+            ["sql": "SELECT * FROM secret"], ["sql": "DELETE FROM item"], ["sql": "SELECT 1", "file_name": "x.csv"],
+            ["sql": "SELECT 1", "format": "xml"],
+        ] {
+            let result = try await client.call("export", arguments)
+            #expect(result.isError == true, "\(arguments)")
+        }
+        #expect(try database.scalar("SELECT count(*) FROM item", as: Int.self) == 3000)
+    }
+
+    @Test("--export-dir: a new file with the export; never outside, never over a file or through a link")
+    func directory() async throws {
+        let database = try ScratchDatabase(Self.script)
+        let folder = database.folder.appendingPathComponent("exports")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let outside = database.folder.appendingPathComponent("outside.csv").path
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link.csv").path, withDestinationPath: outside)
+        try Data("keep".utf8).write(to: folder.appendingPathComponent("taken.csv"))
+        let client = try await connect(database.path, exports: ExportSettings(directory: folder.path))
+        let done = try await client.call("export", ["sql": "SELECT * FROM item WHERE id <= 3", "file_name": "three.csv"])
+        #expect(done.isError != true, "\(text(done))")
+        let written = try String(contentsOfFile: folder.appendingPathComponent("three.csv").path, encoding: .utf8)
+        #expect(written == "id,label\r\n1,\"label 1, \"\"quoted\"\"\"\r\n2,\"label 2, \"\"quoted\"\"\"\r\n3,\"label 3, \"\"quoted\"\"\"\r\n")
+        for name in ["../escape.csv", "a/b.csv", ".hidden.csv", "taken.csv", "link.csv", "wrong.txt", "/tmp/abs.csv"] {
+            let refused = try await client.call("export", ["sql": "SELECT * FROM item", "file_name": .string(name)])
+            #expect(refused.isError == true, "\(name)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: outside))
+        #expect(!FileManager.default.fileExists(atPath: database.folder.appendingPathComponent("escape.csv").path))
+        #expect(try String(contentsOfFile: folder.appendingPathComponent("taken.csv").path, encoding: .utf8) == "keep")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(names == ["link.csv", "taken.csv", "three.csv"])
+        // A statement that fails leaves no file behind.
+        let failed = try await client.call("export", ["sql": "SELECT * FROM nope", "file_name": "never.csv"])
+        #expect(failed.isError == true)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("never.csv").path))
+    }
+
+    @Test("--export-dir must be a writable directory")
+    func badDirectory() throws {
+        let database = try ScratchDatabase(Self.script)
+        for path in [database.folder.appendingPathComponent("missing").path, database.path] {
+            var configuration = DBAIServerConfiguration(databasePath: database.path, sqliteMemoryLimit: nil)
+            configuration.exports = ExportSettings(directory: path)
+            #expect(throws: DBAIServerConfigurationError.self) { try DBAIServer(configuration: configuration) }
+        }
+    }
+
+    @Test("the store forgets exports past their time, and the oldest past its size")
+    func expiryAndSize() throws {
+        let now = Mutex(ContinuousClock.now)
+        let store = ExportStore(settings: ExportSettings(timeToLive: .seconds(60), maxBytes: 100)) { now.withLock { $0 } }
+        func add(bytes: Int) throws -> String {
+            let file = try store.newFile(format: .csv)
+            _ = write(file.descriptor, [UInt8](repeating: 65, count: bytes), bytes)
+            close(file.descriptor)
+            let summary = ExportSummary(columns: [], rowCount: 1, byteCount: bytes, chunkStarts: [0], splitRecords: 0, elapsed: .zero)
+            return store.keep(id: file.id, path: file.path, format: .csv, summary: summary).id
+        }
+        let first = try add(bytes: 60)
+        let second = try add(bytes: 30)
+        #expect((try? store.export(first)) != nil)
+        let third = try add(bytes: 30)
+        #expect(throws: ExportStore.Missing.self) { try store.export(first) }  // the oldest, past 100 bytes
+        #expect((try? store.export(second)) != nil)
+        now.withLock { $0 = $0 + .seconds(61) }
+        #expect(throws: ExportStore.Missing.self) { try store.export(third) }
+        store.removeAll()
+    }
+}
