@@ -62,10 +62,10 @@ extension Client {
 @Suite("dbai-mcp server")
 struct DBAIServerTests {
     @Test("tools are listed by allowlist", arguments: [
-        (OperationAllowlist.readOnly, ["describe_schema", "query", "aggregate"]),
-        (.standard, ["describe_schema", "query", "aggregate", "insert", "update"]),
-        (.unrestricted, ["describe_schema", "query", "aggregate", "insert", "update", "delete"]),
-        (try OperationAllowlist(parsing: "select,delete"), ["describe_schema", "query", "aggregate", "delete"]),
+        (OperationAllowlist.readOnly, ["describe_schema", "query", "export", "aggregate"]),
+        (.standard, ["describe_schema", "query", "export", "aggregate", "insert", "update"]),
+        (.unrestricted, ["describe_schema", "query", "export", "aggregate", "insert", "update", "delete"]),
+        (try OperationAllowlist(parsing: "select,delete"), ["describe_schema", "query", "export", "aggregate", "delete"]),
     ])
     func listing(allowlist: OperationAllowlist, expected: [String]) {
         #expect(ToolRegistry(allowlist: allowlist).listTools(ToolAvailability(hasLanguageModel: false)).map(\.name) == expected)
@@ -77,7 +77,7 @@ struct DBAIServerTests {
             #expect(tool.inputSchema.objectValue?["type"] == "object", "\(tool.name)")
             #expect(tool.outputSchema?.objectValue?["type"] == "object", "\(tool.name)")
             #expect(tool.annotations.openWorldHint == false, "\(tool.name)")
-            #expect(tool.annotations.readOnlyHint == (tool.name == "describe_schema" || tool.name == "query" || tool.name == "aggregate"))
+            #expect(tool.annotations.readOnlyHint == (tool.name == "describe_schema" || tool.name == "query" || tool.name == "export" || tool.name == "aggregate"))
         }
     }
 

@@ -61,7 +61,7 @@ struct PortableSchemaTests {
     @Test("every tool's input schema follows the portable rules")
     func portable() {
         let tools = ToolRegistry(allowlist: .unrestricted).listTools(.everything)
-        #expect(tools.count == 7)
+        #expect(tools.count == 8)
         for tool in tools {
             #expect(Self.violations(tool.inputSchema) == [], "\(tool.name)")
         }

@@ -9,7 +9,7 @@ struct ToolNamingTests {
     func prefixed() throws {
         let registry = ToolRegistry(allowlist: .unrestricted, naming: try ToolNaming(prefix: "sales"))
         let names = registry.listTools(.everything).map(\.name)
-        #expect(names == ["sales_describe_schema", "sales_query", "sales_aggregate", "sales_insert", "sales_update", "sales_delete", "sales_ask"])
+        #expect(names == ["sales_describe_schema", "sales_query", "sales_export", "sales_aggregate", "sales_insert", "sales_update", "sales_delete", "sales_ask"])
         #expect(registry.tool(named: "sales_query")?.name == "query")
         #expect(registry.tool(named: "query") == nil)
         #expect(registry.tool(named: "salesquery") == nil)

@@ -170,7 +170,7 @@ public final class DBAIServer: Sendable {
         text += "Allowed operations: \(configuration.allowlist). Start with \(names.name("describe_schema")) "
         text += "(on a large schema it gives a catalog a page at a time; search finds tables by words); "
         text += "use \(names.name("query")) for reads (one statement, bind values with params), "
-        text += "\(names.name("aggregate")) for counts and sums. "
+        text += "\(names.name("aggregate")) for counts and sums, \(names.name("export")) for a whole result as CSV or JSON Lines. "
         text += "Every answer fits \(configuration.limits.maxResultBytes) bytes; reads return at most \(configuration.limits.maxRows) rows "
         text += "(truncated: true beyond, truncated_by says which limit, next_cursor continues; long values are clipped). "
         if configuration.allowlist.allowsWrites, configuration.confirmsDestructiveWrites {
