@@ -22,7 +22,7 @@ from test_http import TOKEN, http_server
 
 pytestmark = pytest.mark.anyio
 
-ALL_TOOLS = ["describe_schema", "query", "aggregate", "insert", "update", "delete"]
+ALL_TOOLS = ["describe_schema", "query", "export", "aggregate", "insert", "update", "delete"]
 
 
 def test_the_mcp_client_is_1x() -> None:

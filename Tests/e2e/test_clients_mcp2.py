@@ -40,7 +40,7 @@ from test_http import TOKEN, http_server
 
 pytestmark = pytest.mark.anyio
 
-ALL_TOOLS = ["describe_schema", "query", "aggregate", "insert", "update", "delete"]
+ALL_TOOLS = ["describe_schema", "query", "export", "aggregate", "insert", "update", "delete"]
 
 #: The calls every client makes, as a strict client sends them (every argument, null when unused).
 DESCRIBE = {"table": None, "include_samples": None}

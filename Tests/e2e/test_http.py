@@ -190,7 +190,7 @@ async def test_tools_and_resources_with_the_official_client(served) -> None:
             schema = await connection.session.read_resource("sqlite://schema")
             refused = await connection.call("query", {"sql": "DELETE FROM Artist"})
             instructions = connection.initialize_result.instructions
-    assert tools == {"describe_schema", "query", "aggregate"}
+    assert tools == {"describe_schema", "query", "export", "aggregate"}
     assert structured["rows"] == [["AC/DC"]]
     assert "CREATE TABLE" in schema.contents[0].text and "Artist" in schema.contents[0].text
     assert_tool_error(refused)

@@ -18,7 +18,7 @@ from conftest import (
 pytestmark = pytest.mark.anyio
 
 NORTHWIND = REPO_ROOT / "Examples" / "northwind.sqlite"
-DATABASE_TOOLS = {"describe_schema", "query", "aggregate", "insert", "update", "delete"}
+DATABASE_TOOLS = {"describe_schema", "query", "export", "aggregate", "insert", "update", "delete"}
 
 
 @pytest.fixture
@@ -140,7 +140,7 @@ async def test_resources_are_per_database(dbai_bin, chinook, northwind) -> None:
         with pytest.raises(Exception):
             await connection.session.read_resource("sqlite://schema")
     assert {"sqlite://chinook/schema", "sqlite://northwind/schema", "sqlite://chinook/table/Album"} <= resources
-    assert templates == {"sqlite://chinook/table/{name}", "sqlite://northwind/table/{name}"}
+    assert templates == {"sqlite://chinook/table/{name}", "sqlite://northwind/table/{name}", "sqlite://export/{id}{?chunk}"}
     northwind = json.loads(schema.contents[0].text)
     # Northwind's whole schema exceeds the default budget: the resource is then a catalog page.
     tables = northwind if isinstance(northwind, list) else northwind["tables"]

@@ -65,7 +65,7 @@ async def listed_schemas(connection) -> dict[str, dict[str, Any]]:
 async def test_every_advertised_input_schema_is_portable(server) -> None:
     async with server("--allow", "unrestricted") as connection:
         schemas = await listed_schemas(connection)
-    assert set(schemas) == {"describe_schema", "query", "aggregate", "insert", "update", "delete"}
+    assert set(schemas) == {"describe_schema", "query", "export", "aggregate", "insert", "update", "delete"}
     for name, schema in schemas.items():
         jsonschema.Draft202012Validator.check_schema(schema)
         assert violations(schema) == [], name

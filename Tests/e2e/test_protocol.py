@@ -20,7 +20,7 @@ CHINOOK_TABLES = {
     "InvoiceLine", "MediaType", "Playlist", "PlaylistTrack", "Track",
 }  # fmt: skip
 
-READ_TOOLS = ["describe_schema", "query", "aggregate"]
+READ_TOOLS = ["describe_schema", "query", "export", "aggregate"]
 
 
 async def test_initialize_negotiates_latest_version_and_declares_capabilities(server) -> None:
@@ -132,7 +132,7 @@ async def test_resources_list_schema_and_one_per_visible_table(server) -> None:
 async def test_resource_templates_list_the_table_template(server) -> None:
     async with server() as connection:
         templates = await connection.session.list_resource_templates()
-    assert [template.uriTemplate for template in templates.resourceTemplates] == ["sqlite://table/{name}"]
+    assert [template.uriTemplate for template in templates.resourceTemplates] == ["sqlite://table/{name}", "sqlite://export/{id}{?chunk}"]
 
 
 async def test_read_schema_resource_is_json_of_all_visible_tables(server) -> None:

@@ -181,7 +181,7 @@ def test_garbage_gets_json_rpc_errors_and_the_server_keeps_serving(raw_server) -
     server.request(6, "tools/list")
     listed = server.wait_for(lambda message: message.get("id") == 6)
     assert "error" not in listed
-    assert {tool["name"] for tool in listed["result"]["tools"]} == {"describe_schema", "query", "aggregate"}
+    assert {tool["name"] for tool in listed["result"]["tools"]} == {"describe_schema", "query", "export", "aggregate"}
 
     server.request(7, "tools/call", {"name": "query", "arguments": {"sql": "SELECT 1 AS one"}})
     query = server.wait_for(lambda message: message.get("id") == 7)

@@ -56,13 +56,13 @@ async def test_two_prefixed_servers_side_by_side(server, chinook: Path) -> None:
     async with server("--tool-prefix", "a") as first, server("--tool-prefix", "b") as second:
         names = [tool.name for tool in (await first.session.list_tools()).tools]
         names += [tool.name for tool in (await second.session.list_tools()).tools]
-    assert len(names) == len(set(names)) == 6
+    assert len(names) == len(set(names)) == 8
 
 
 async def test_an_empty_prefix_keeps_the_built_in_names(server) -> None:
     async with server("--tool-prefix", "") as connection:
         names = [tool.name for tool in (await connection.session.list_tools()).tools]
-    assert names == ["describe_schema", "query", "aggregate"]
+    assert names == ["describe_schema", "query", "export", "aggregate"]
 
 
 @pytest.mark.parametrize("prefix", ["1db", "my db", "db.x", "db_", "é", "x" * 49])
