@@ -77,7 +77,7 @@ struct DBAIServerTests {
             #expect(tool.inputSchema.objectValue?["type"] == "object", "\(tool.name)")
             #expect(tool.outputSchema?.objectValue?["type"] == "object", "\(tool.name)")
             #expect(tool.annotations.openWorldHint == false, "\(tool.name)")
-            #expect(tool.annotations.readOnlyHint == (tool.name == "describe_schema" || tool.name == "query" || tool.name == "export" || tool.name == "aggregate"))
+            #expect(tool.annotations.readOnlyHint == (tool.name == "describe_schema" || tool.name == "query" || tool.name == "aggregate"))
         }
     }
 

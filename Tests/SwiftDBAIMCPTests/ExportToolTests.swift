@@ -142,6 +142,12 @@ struct ExportToolTests {
         #expect((try? store.export(second)) != nil)
         now.withLock { $0 = $0 + .seconds(61) }
         #expect(throws: ExportStore.Missing.self) { try store.export(third) }
+        // Expired exports leave the disk even when nobody asks for them again.
+        let fourth = try add(bytes: 10)
+        let path = try store.export(fourth).path
+        now.withLock { $0 = $0 + .seconds(61) }
+        store.removeExpired()
+        #expect(!FileManager.default.fileExists(atPath: path))
         store.removeAll()
     }
 }

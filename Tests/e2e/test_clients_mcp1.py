@@ -53,9 +53,9 @@ async def test_langchain_mcp_adapters(dbai_bin: Path, chinook: Path) -> None:
         assert function["strict"] is True
         assert function["parameters"]["type"] == "object"
 
-    described = await call(tools["describe_schema"], {"table": None, "include_samples": None})
+    described = await call(tools["describe_schema"], {"table": None, "search": None, "cursor": None, "include_samples": None})
     assert len(described["tables"]) == 11
-    queried = await call(tools["query"], {"sql": "SELECT Name FROM Artist WHERE ArtistId = ?", "params": [1], "max_rows": None})
+    queried = await call(tools["query"], {"sql": "SELECT Name FROM Artist WHERE ArtistId = ?", "params": [1], "max_rows": None, "cursor": None})
     assert queried["rows"] == [["AC/DC"]]
     aggregated = await call(
         tools["aggregate"],
@@ -77,7 +77,7 @@ async def test_langchain_mcp_adapters(dbai_bin: Path, chinook: Path) -> None:
     assert inserted["rows_affected"] == 1
     assert count(chinook, "SELECT count(*) FROM Artist WHERE Name = 'LangChain'") == 1
     # The text a model reads is the Markdown rendering.
-    text = await tools["query"].ainvoke({"sql": "SELECT Name FROM Genre WHERE GenreId = 1", "params": None, "max_rows": None})
+    text = await tools["query"].ainvoke({"sql": "SELECT Name FROM Genre WHERE GenreId = 1", "params": None, "max_rows": None, "cursor": None})
     assert "| Rock |" in str(text)
 
 
@@ -96,7 +96,7 @@ async def test_langchain_mcp_adapters_over_http(dbai_bin: Path, chinook: Path) -
         )
         tools = {tool.name: tool for tool in await client.get_tools()}
         assert list(tools) == ALL_TOOLS
-        queried = await call(tools["query"], {"sql": "SELECT Name FROM Artist WHERE ArtistId = ?", "params": [1], "max_rows": None})
+        queried = await call(tools["query"], {"sql": "SELECT Name FROM Artist WHERE ArtistId = ?", "params": [1], "max_rows": None, "cursor": None})
         inserted = await call(
             tools["insert"],
             {"table": "Artist", "rows": {"columns": ["Name"], "values": [["LangChain HTTP"]]}, "sql": None, "params": None,

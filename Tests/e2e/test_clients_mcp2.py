@@ -43,8 +43,8 @@ pytestmark = pytest.mark.anyio
 ALL_TOOLS = ["describe_schema", "query", "export", "aggregate", "insert", "update", "delete"]
 
 #: The calls every client makes, as a strict client sends them (every argument, null when unused).
-DESCRIBE = {"table": None, "include_samples": None}
-QUERY = {"sql": "SELECT Name FROM Artist WHERE ArtistId = ?", "params": [1], "max_rows": None}
+DESCRIBE = {"table": None, "search": None, "cursor": None, "include_samples": None}
+QUERY = {"sql": "SELECT Name FROM Artist WHERE ArtistId = ?", "params": [1], "max_rows": None, "cursor": None}
 AGGREGATE = {
     "table": "Invoice",
     "function": "sum",

@@ -70,7 +70,8 @@ async def test_every_tool_has_schemas_and_annotations(server) -> None:
         for hint in ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"):
             assert isinstance(getattr(annotations, hint), bool), f"{name} lacks {hint}"
         assert annotations.openWorldHint is False, name
-        assert annotations.readOnlyHint is (name in READ_TOOLS), name
+        # export writes a file with --export-dir: not read-only, although it reads the database only.
+        assert annotations.readOnlyHint is (name in READ_TOOLS and name != "export"), name
     assert tools["delete"].annotations.destructiveHint is True
     for name in READ_TOOLS:
         assert tools[name].annotations.destructiveHint is False

@@ -25,6 +25,8 @@ final class ExportStore: Sendable {
         var folder: String?
         var exports: [String: Export] = [:]
         var kept = 0
+        /// Removes expired exports while any is kept.
+        var pruner: Task<Void, Never>?
     }
 
     init(settings: ExportSettings, clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
@@ -59,6 +61,7 @@ final class ExportStore: Sendable {
         let evicted = state.withLock { state -> [Export] in
             state.kept += 1
             export.sequence = state.kept
+            if state.pruner == nil { state.pruner = makePruner() }
             state.exports[id] = export
             var gone = state.exports.values.filter { now - $0.created >= settings.timeToLive }
             for old in gone { state.exports[old.id] = nil }
@@ -72,6 +75,17 @@ final class ExportStore: Sendable {
         }
         for old in evicted { unlink(old.path) }
         return export
+    }
+
+    /// Removes the exports past their time (also done whenever one is kept or read).
+    func removeExpired() {
+        let now = clock()
+        let gone = state.withLock { state -> [Export] in
+            let expired = state.exports.values.filter { now - $0.created >= settings.timeToLive }
+            for export in expired { state.exports[export.id] = nil }
+            return expired
+        }
+        for export in gone { unlink(export.path) }
     }
 
     /// Why an export cannot be read.
@@ -110,6 +124,19 @@ final class ExportStore: Sendable {
         return try handle.read(upToCount: end - start) ?? Data()
     }
 
+    /// A task that removes expired exports every quarter of their time to live, so that an
+    /// export's file does not outlive it when no request comes; started with the first export,
+    /// stopped by ``removeAll()``.
+    private func makePruner() -> Task<Void, Never> {
+        let period = max(Duration.seconds(1), settings.timeToLive / 4)
+        return Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: period)
+                self?.removeExpired()
+            }
+        }
+    }
+
     /// Removes a file that never became an export.
     func discard(path: String) {
         unlink(path)
@@ -121,6 +148,8 @@ final class ExportStore: Sendable {
             defer {
                 state.exports = [:]
                 state.folder = nil
+                state.pruner?.cancel()
+                state.pruner = nil
             }
             return (state.folder, Array(state.exports.values))
         }

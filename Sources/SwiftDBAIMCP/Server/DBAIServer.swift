@@ -85,7 +85,6 @@ public final class DBAIServer: Sendable {
         signals.cancel()
         await session.stop()
         await closeDatabases()
-        exports.store.removeAll()
     }
 
     /// Has the `--llm` model read the system prompt of `ask` on the first database, so the first
@@ -136,6 +135,7 @@ public final class DBAIServer: Sendable {
         _ = try? await firstOutcome(within: .seconds(1.5)) { [databases] in
             for database in databases { await database.executor.close() }
         }
+        exports.store.removeAll()
     }
 
     /// A new MCP server, handlers not yet registered.

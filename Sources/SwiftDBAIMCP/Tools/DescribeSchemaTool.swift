@@ -29,10 +29,10 @@ struct DescribeSchemaTool: DatabaseTool {
                 columns match. `include_samples` adds a few rows per table to the DDL.
                 """,
             inputSchema: InputSchema.object([
+                // Null joined to the string branch: Gemini wants a type on every branch.
                 "table": ["anyOf": [
-                    ["type": "string", "description": "A table or view to describe in full, or a list of them; null for all (or a catalog)."],
+                    ["type": ["string", "null"], "description": "A table or view to describe in full, or a list of them; null for all (or a catalog)."],
                     ["type": "array", "items": ["type": "string"]],
-                    ["type": "null"],
                 ]],
                 "search": InputSchema.optional(InputSchema.scalar(
                     "string", "Words to look for in table and column names and descriptions; the matching tables, best first.")),

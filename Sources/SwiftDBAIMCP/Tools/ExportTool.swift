@@ -27,7 +27,8 @@ struct ExportTool: DatabaseTool {
                 "file_name": InputSchema.optional(InputSchema.scalar(
                     "string", "A new file name in the server's export directory (--export-dir), ending in .csv or .jsonl.")),
             ]),
-            annotations: .init(readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false),
+            // Not read-only: with --export-dir it writes a file the user sees.
+            annotations: .init(readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false),
             outputSchema: ToolSchemas.exportOutput)
     }
 
