@@ -76,9 +76,9 @@ extension SwiftDBAIError: CustomStringConvertible, LocalizedError {
         case .confirmationDeclined(let operation, let tables):
             return "\(operation.sqlKeyword) on \(tables.joined(separator: ", ")) was not confirmed; nothing was changed."
         case .unknownTable(let name, let available):
-            return "No table or view named \(name). Available: \(Self.names(available, near: name))."
+            return "No table or view named \(Self.quoted(name)). Available: \(Self.names(available, near: name))."
         case .unknownColumn(let name, let table, let available):
-            return "Table \(table) has no column named \(name). Columns: \(Self.names(available, near: name))."
+            return "Table \(table) has no column named \(Self.quoted(name)). Columns: \(Self.names(available, near: name))."
         case .invalidRequest(let message):
             return message
         case .valueTooLarge(let limit):
@@ -102,6 +102,11 @@ extension SwiftDBAIError: CustomStringConvertible, LocalizedError {
     }
 
     public var errorDescription: String? { description }
+
+    /// A name as a message quotes it: at most 120 characters.
+    static func quoted(_ name: String) -> String {
+        name.count <= 120 ? name : String(name.prefix(119)) + "…"
+    }
 
     /// The most names an error message lists.
     package static let listedNameLimit = 24

@@ -186,7 +186,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         guard maxRows >= 1 else { throw ValidationError("--max-rows must be at least 1.") }
         guard timeoutMilliseconds >= 1 else { throw ValidationError("--timeout-ms must be at least 1.") }
         guard exportTTLSeconds >= 1 else { throw ValidationError("--export-ttl-seconds must be at least 1.") }
-        guard exportMaxMB >= 1 else { throw ValidationError("--export-max-mb must be at least 1.") }
+        guard (1...(1 << 20)).contains(exportMaxMB) else { throw ValidationError("--export-max-mb must be from 1 to 1048576.") }
         guard maxResultBytes >= 4_096 else {
             throw ValidationError("--max-result-bytes must be at least 4096: every answer, schema pages included, must fit it.")
         }

@@ -207,7 +207,7 @@ struct OrderUniquenessTests {
     @Test("unique", arguments: [
         "SELECT * FROM t ORDER BY id",
         "SELECT id, code FROM t WHERE grp = 3 ORDER BY t.id DESC LIMIT 10",
-        "SELECT code FROM main.t ORDER BY code COLLATE NOCASE ASC",
+        "SELECT code FROM main.t ORDER BY code ASC",
         "SELECT * FROM t AS x ORDER BY grp, x.rowid",
         "select * from t order by grp desc nulls last, id;",
     ])
@@ -228,9 +228,23 @@ struct OrderUniquenessTests {
         "SELECT * FROM t, t AS b ORDER BY t.id",
         "WITH x AS (SELECT * FROM t) SELECT * FROM x ORDER BY id",
         "SELECT * FROM t UNION ALL SELECT * FROM t ORDER BY id",
+        "SELECT code FROM t ORDER BY code COLLATE NOCASE",
     ])
     func notUnique(sql: String) {
         #expect(!OrderUniqueness(schema: Self.schema).isUnique(Self.statement(sql)))
+    }
+
+    @Test("a collation named in the table, or a descending integer key, is no proof of uniqueness")
+    func collations() {
+        let table = TableSchema(
+            name: "n", kind: .table,
+            columns: [ColumnSchema(name: "name", declaredType: "TEXT", isNotNull: true), ColumnSchema(name: "k", declaredType: "INTEGER", primaryKeyPosition: 1)],
+            indexes: [IndexSchema(name: "n_name", isUnique: true, terms: [.init(column: "name")])],
+            sql: "CREATE TABLE n(k INTEGER PRIMARY KEY DESC, name TEXT NOT NULL COLLATE NOCASE UNIQUE)")
+        let check = OrderUniqueness(schema: DatabaseSchema(tables: [table]))
+        #expect(!check.isUnique(Self.statement("SELECT * FROM n ORDER BY name", reads: ["n"])))
+        #expect(!check.isUnique(Self.statement("SELECT * FROM n ORDER BY k", reads: ["n"])))
+        #expect(check.isUnique(Self.statement("SELECT * FROM n ORDER BY rowid", reads: ["n"])))
     }
 
     @Test("a rowid table's non-integer primary key may hold NULLs; a join reads two tables")

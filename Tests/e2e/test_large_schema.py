@@ -346,3 +346,66 @@ async def test_the_catalog_validates_against_the_output_schema(dbai_bin: Path, w
         paged = await connection.call("query", {"sql": "SELECT * FROM big"})
         structured = await validate_output(connection, "query", paged)
         assert structured["next_cursor"]
+
+
+def test_wide_results_long_inputs_and_long_descriptions_stay_within_the_budget(dbai_bin: Path, wide_db: Path, tmp_path: Path) -> None:
+    wide = tmp_path / "wide.sqlite"
+    database = sqlite3.connect(wide)
+    with database:
+        database.execute("CREATE TABLE w(" + ", ".join(f"column_with_a_long_name_{i:03d} TEXT" for i in range(300)) + ")")
+        database.execute("INSERT INTO w VALUES (" + ", ".join("?" * 300) + ")", ["x" * 100] * 300)
+        database.execute("CREATE TABLE ctl(v TEXT)")
+        database.executemany("INSERT INTO ctl VALUES (?)", [("\x01" * 50,) for _ in range(200)])
+        for index in range(60):
+            database.execute(f"CREATE TABLE t{index:02d}(id INTEGER PRIMARY KEY, name TEXT)")
+    database.close()
+    metadata = tmp_path / "metadata.json"
+    metadata.write_text(json.dumps({"databases": {"wide": {"tables": {"t05": {"description": "long " * 500}}}}}))
+    budget = 4096
+    client = StdioClient([str(dbai_bin), "--db", str(wide), "--max-result-bytes", str(budget), "--metadata", str(metadata)],
+                         subprocess.DEVNULL, keep_lines=True)
+    try:
+        client.initialize(timeout=30)
+
+        def call(name: str, arguments: dict) -> dict:
+            response = client.request("tools/call", {"name": name, "arguments": arguments}, timeout=60)
+            assert len(client.lines[-1]) <= budget, f"{name} {str(arguments)[:80]}: {len(client.lines[-1])} bytes"
+            return response["result"]
+
+        wide_result = call("query", {"sql": "SELECT * FROM w"})
+        assert wide_result.get("isError") or wide_result["structuredContent"]["row_count"] <= 1
+        assert "fewer columns" in text_of(wide_result) or wide_result["structuredContent"]["truncated"]
+        controls = call("query", {"sql": "SELECT v FROM ctl"})
+        assert controls["structuredContent"]["truncated"] is True
+        call("describe_schema", {"search": "word " * 4000})
+        call("describe_schema", {"table": "n" * 20000})
+        call("query", {"sql": "SELECT * FROM " + "n" * 20000})
+        names: list[str] = []
+        arguments: dict = {}
+        while True:
+            result = call("describe_schema", arguments)
+            assert result.get("isError") is not True, text_of(result)
+            names += [entry["name"] for entry in result["structuredContent"]["catalog"]]
+            if "next_cursor" not in result["structuredContent"]:
+                break
+            arguments = {"cursor": result["structuredContent"]["next_cursor"]}
+        assert len(names) == 62 and "t05" in names
+        schema = json.loads(client.request("resources/read", {"uri": "sqlite://schema"}, timeout=60)["result"]["contents"][0]["text"])
+        seen = len(schema["tables"])
+        for _ in range(100):
+            if "next_uri" not in schema:
+                break
+            response = client.request("resources/read", {"uri": schema["next_uri"]}, timeout=60)
+            assert len(client.lines[-1]) <= budget
+            schema = json.loads(response["result"]["contents"][0]["text"])
+            assert schema["tables"], "every page moves on"
+            seen += len(schema["tables"])
+        assert seen == 62
+        for fmt in ("csv", "jsonl"):
+            for sql in ("SELECT rowid FROM ctl", "SELECT v FROM ctl"):
+                export = call("export", {"sql": sql, "format": fmt})["structuredContent"]
+                for chunk in range(export["chunks"]):
+                    client.request("resources/read", {"uri": f"{export['uri']}?chunk={chunk}"}, timeout=60)
+                    assert len(client.lines[-1]) <= budget, f"{sql} {fmt} chunk {chunk}: {len(client.lines[-1])}"
+    finally:
+        client.close()

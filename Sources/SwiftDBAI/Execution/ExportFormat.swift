@@ -39,4 +39,6 @@ public struct ExportSummary: Sendable, Hashable {
     public var splitRecords: Int
     /// How long the statement ran.
     public var elapsed: Duration
+    /// True when a ``MaxRowLimitValidator`` of the policy stopped the export before the last row.
+    public var truncated = false
 }

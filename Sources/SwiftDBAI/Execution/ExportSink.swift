@@ -1,8 +1,8 @@
 import Foundation
 
 /// Writes an export's records to a file descriptor through a fixed buffer, and marks where
-/// chunks of at most `chunkBytes` start: at record boundaries, except inside a record larger
-/// than a chunk, which is split at UTF-8 character boundaries.
+/// chunks of at most `chunkBytes` (as a JSON string) start: at record boundaries, except inside
+/// a record larger than a chunk, which is split at UTF-8 character boundaries.
 struct ExportSink {
     let descriptor: Int32
     let chunkBytes: Int
@@ -26,33 +26,63 @@ struct ExportSink {
         buffer.reserveCapacity(Self.bufferBytes + 4096)
     }
 
+    /// What the current chunk takes as a JSON string.
+    private var chunkCost = 0
+
     /// Appends one record.
+    ///
+    /// Chunks are measured as the JSON string a `resources/read` answer carries them in (a quote,
+    /// a backslash or a control character takes more than one byte there), so that a chunk of
+    /// `chunkBytes` fits an answer of that size.
     ///
     /// - Throws: ``TooLarge`` past the cap, ``WriteFailed`` when the file cannot be written.
     mutating func append(_ record: [UInt8]) throws {
         let total = written + buffer.count
         if let maxBytes, total + record.count > maxBytes { throw TooLarge() }
-        let chunkStart = chunkStarts[chunkStarts.count - 1]
-        if total > chunkStart, total + record.count - chunkStart > chunkBytes {
+        let cost = record.reduce(0) { $0 + Self.escapedSize($1) }
+        if chunkCost > 0, chunkCost + cost > chunkBytes {
             chunkStarts.append(total)
+            chunkCost = 0
         }
-        if record.count > chunkBytes {
-            // Its own chunks, cut at character boundaries.
+        if cost > chunkBytes {
+            // A record larger than a chunk: cut between characters as each piece fills.
             splitRecords += 1
-            var offset = chunkBytes
-            while offset < record.count {
-                var cut = offset
-                while cut > offset - chunkBytes + 1, record[cut] & 0xC0 == 0x80 { cut -= 1 }
-                chunkStarts.append(total + cut)
-                offset = cut + chunkBytes
+            var index = 0
+            while index < record.count {
+                let length = Self.characterLength(record[index])
+                let end = min(record.count, index + length)
+                let characterCost = record[index..<end].reduce(0) { $0 + Self.escapedSize($1) }
+                if chunkCost > 0, chunkCost + characterCost > chunkBytes {
+                    chunkStarts.append(total + index)
+                    chunkCost = 0
+                }
+                chunkCost += characterCost
+                index = end
             }
-            if total + record.count - chunkStarts[chunkStarts.count - 1] > 0 {
-                // The next record starts a new chunk.
-                chunkStarts.append(total + record.count)
-            }
+        } else {
+            chunkCost += cost
         }
         buffer.append(contentsOf: record)
         if buffer.count >= Self.bufferBytes { try flush() }
+    }
+
+    /// The bytes one byte of UTF-8 text takes in a JSON string.
+    static func escapedSize(_ byte: UInt8) -> Int {
+        switch byte {
+        case 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x08, 0x0C: 2
+        case 0..<0x20, 0x7F: 6
+        default: 1
+        }
+    }
+
+    /// The bytes of the UTF-8 character that starts with `lead` (1 for a stray continuation byte).
+    static func characterLength(_ lead: UInt8) -> Int {
+        switch lead {
+        case 0xF0...: 4
+        case 0xE0...: 3
+        case 0xC0...: 2
+        default: 1
+        }
     }
 
     /// Writes what the buffer holds.

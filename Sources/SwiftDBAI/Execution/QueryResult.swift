@@ -103,3 +103,25 @@ extension Duration {
         return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 }
+
+extension QueryResult {
+    private enum CodingKeys: String, CodingKey {
+        case columns, rows, truncated, truncationReason, clippedCells, elapsed, sql, offset, next, earlierRowsChanged
+    }
+
+    /// Decodes a result; the paging fields, newer than the others, may be absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            columns: try container.decode([QueryColumn].self, forKey: .columns),
+            rows: try container.decode([[SQLValue]].self, forKey: .rows),
+            truncationReason: try container.decodeIfPresent(TruncationReason.self, forKey: .truncationReason),
+            clippedCells: try container.decodeIfPresent([ClippedCell].self, forKey: .clippedCells) ?? [],
+            elapsed: try container.decode(Duration.self, forKey: .elapsed),
+            sql: try container.decode(String.self, forKey: .sql))
+        truncated = try container.decode(Bool.self, forKey: .truncated)
+        offset = try container.decodeIfPresent(Int.self, forKey: .offset) ?? 0
+        next = try container.decodeIfPresent(ResultPosition.self, forKey: .next)
+        earlierRowsChanged = try container.decodeIfPresent(Bool.self, forKey: .earlierRowsChanged) ?? false
+    }
+}

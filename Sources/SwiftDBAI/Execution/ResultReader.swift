@@ -52,8 +52,19 @@ struct ResultReader {
         }
         // The columns and the result's other fields (counts, flags, the next page's cursor)
         // come out of the same budget, so that the whole structured result fits it.
-        let described = columns.reduce(Self.resultFieldBytes) { $0 + $1.name.utf8.count + ($1.declaredType?.utf8.count ?? 0) + 28 }
-        let maxBytes = max(self.maxBytes / 2, self.maxBytes - described)
+        let described = columns.reduce(Self.resultFieldBytes) { total, column in
+            var name = column.name
+            let nameBytes = name.withUTF8 { Self.jsonStringLength($0) }
+            var type = column.declaredType ?? ""
+            let typeBytes = type.withUTF8 { Self.jsonStringLength($0) }
+            return total + nameBytes + typeBytes + 28
+        }
+        guard described < self.maxBytes else {
+            throw SwiftDBAIError.invalidRequest(
+                "The statement's \(columnCount) result columns alone take more than the \(self.maxBytes) bytes a result may hold: "
+                    + "select fewer columns (or give them shorter names with AS).")
+        }
+        let maxBytes = self.maxBytes - described
         // One row must always fit: with many columns, each cell gets a share of the budget.
         let cellLimit = max(Self.minimumCellBytes, min(maxCellBytes, maxBytes / max(1, columnCount)))
         var rows: [[SQLValue]] = []
@@ -88,7 +99,12 @@ struct ResultReader {
                     rowClipped.append(ClippedCell(row: rows.count, column: column, byteCount: originalBytes))
                 }
             }
-            if !rows.isEmpty, bytes + rowBytes > maxBytes {
+            if bytes + rowBytes > maxBytes {
+                guard !rows.isEmpty else {
+                    throw SwiftDBAIError.invalidRequest(
+                        "One row of this result takes about \(rowBytes) bytes, more than the \(maxBytes) bytes left for rows in a result: "
+                            + "select fewer columns, or shorter values with substr().")
+                }
                 reason = .bytes
                 moreRows = true
                 break
@@ -165,7 +181,7 @@ struct ResultReader {
     }
 
     /// The length of UTF-8 text as a JSON string: quotes, and escapes for `"`, `\` and controls.
-    private static func jsonStringLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    static func jsonStringLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var length = bytes.count + 2
         for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C {
             length += (byte == 0x0A || byte == 0x0D || byte == 0x09 || byte >= 0x20) ? 1 : 5

@@ -9,7 +9,8 @@ extension SQLExecutor {
     ///
     /// The statement is classified and authorized exactly as ``query(_:arguments:maxRows:after:)``
     /// does (the same allowlist, hidden tables and read-only check), in one read transaction
-    /// under the statement timeout.
+    /// under the statement timeout; the ``SQLExecutionDelegate`` hears of it as of a query, and a
+    /// ``MaxRowLimitValidator`` of the policy caps its rows (``ExportSummary/truncated``).
     ///
     /// - Parameters:
     ///   - descriptor: an open file descriptor, written from its current offset; the caller
@@ -23,13 +24,35 @@ extension SQLExecutor {
         _ sql: String, arguments: SQLArguments = .none, format: ExportFormat, to descriptor: Int32,
         chunkBytes: Int, maxBytes: Int? = nil
     ) async throws(SwiftDBAIError) -> ExportSummary {
+        guard let delegate else {
+            return try await checkedExport(sql, arguments: arguments, format: format, to: descriptor, chunkBytes: chunkBytes, maxBytes: maxBytes)
+        }
+        // The delegate hears of an export as of a query: before it runs, and how it ended.
+        let statement = try await check(sql)
+        try Self.requireRead(statement, arguments: arguments)
+        await delegate.willExecuteSQL(statement)
+        do {
+            let summary = try await checkedExport(
+                sql, arguments: arguments, format: format, to: descriptor, chunkBytes: chunkBytes, maxBytes: maxBytes)
+            await delegate.didExecuteSQL(statement, outcome: .rows(count: summary.rowCount, truncated: summary.truncated))
+            return summary
+        } catch {
+            await delegate.didExecuteSQL(statement, outcome: .failed(error))
+            throw error
+        }
+    }
+
+    private func checkedExport(
+        _ sql: String, arguments: SQLArguments, format: ExportFormat, to descriptor: Int32, chunkBytes: Int, maxBytes: Int?
+    ) async throws(SwiftDBAIError) -> ExportSummary {
         let deadline = StatementDeadline(timeout: limits.timeout)
+        let rowCap = policy.maximumRowCount
         do {
             return try await reading { db in
                 try deadline.armed(on: db.sqliteConnection) {
                     try Self.requireRead(try self.authorized(sql, in: db), arguments: arguments)
                     return try Self.write(
-                        sql, arguments: arguments, format: format, db: db,
+                        sql, arguments: arguments, format: format, db: db, rowCap: rowCap,
                         sink: ExportSink(descriptor: descriptor, chunkBytes: chunkBytes, maxBytes: maxBytes))
                 }
             }
@@ -45,7 +68,7 @@ extension SQLExecutor {
     }
 
     private static func write(
-        _ sql: String, arguments: SQLArguments, format: ExportFormat, db: Database, sink: ExportSink
+        _ sql: String, arguments: SQLArguments, format: ExportFormat, db: Database, rowCap: Int?, sink: ExportSink
     ) throws -> ExportSummary {
         let start = ContinuousClock.now
         let statement = try db.makeStatement(sql: sql)
@@ -66,8 +89,13 @@ extension SQLExecutor {
         encoder.header(into: &record)
         if !record.isEmpty { try sink.append(record) }
         var rows = 0
+        var truncated = false
         let cursor = try Row.fetchCursor(statement)
         while try cursor.next() != nil {
+            if let rowCap, rows >= rowCap {
+                truncated = true
+                break
+            }
             record.removeAll(keepingCapacity: true)
             encoder.record(handle, into: &record)
             try sink.append(record)
@@ -76,6 +104,6 @@ extension SQLExecutor {
         try sink.flush()
         return ExportSummary(
             columns: columns, rowCount: rows, byteCount: sink.written, chunkStarts: sink.finishedChunkStarts,
-            splitRecords: sink.splitRecords, elapsed: ContinuousClock.now - start)
+            splitRecords: sink.splitRecords, elapsed: ContinuousClock.now - start, truncated: truncated)
     }
 }

@@ -38,9 +38,17 @@ package struct MarkdownTableRenderer: Sendable {
     package func render(_ result: QueryResult) -> String {
         var lines: [String] = []
         lines.reserveCapacity(result.rows.count + 4)
-        lines.append("| " + result.columns.map { escape($0.name) }.joined(separator: " | ") + " |")
+        let header = "| " + result.columns.map { escape($0.name) }.joined(separator: " | ") + " |"
+        if let maxBytes, Self.cost(header) * 2 > maxBytes {
+            // Too wide for a table within the budget: the rows are in the structured result.
+            return "\(result.columns.count) columns, \(result.rowCount == 1 ? "1 row" : "\(result.rowCount) rows"): too wide to show "
+                + "as a table here; every column and row is in the structured result."
+        }
+        lines.append(header)
         lines.append("|" + String(repeating: " --- |", count: result.columns.count))
-        var bytes = lines.reduce(0) { $0 + $1.utf8.count + 1 }
+        var bytes = lines.reduce(0) { $0 + Self.cost($1) }
+        // Room for the summary line below.
+        let limit = maxBytes.map { $0 - 400 }
         var shown = 0
         var clipped: [Int: [Int: Int]] = [:]
         for cell in result.clippedCells { clipped[cell.row, default: [:]][cell.column] = cell.byteCount }
@@ -51,8 +59,8 @@ package struct MarkdownTableRenderer: Sendable {
                 }
             } ?? row.map(cell)
             let line = "| " + cells.joined(separator: " | ") + " |"
-            if let maxBytes, shown > 0, bytes + line.utf8.count + 1 > maxBytes { break }
-            bytes += line.utf8.count + 1
+            if let limit, bytes + Self.cost(line) > limit { break }
+            bytes += Self.cost(line)
             lines.append(line)
             shown += 1
         }
@@ -73,6 +81,12 @@ package struct MarkdownTableRenderer: Sendable {
         }
         lines.append(summary)
         return lines.joined(separator: "\n")
+    }
+
+    /// The bytes a line takes in a JSON string: its UTF-8, an escape for each quote or
+    /// backslash, and its line break (`\n`).
+    static func cost(_ line: String) -> Int {
+        line.utf8.reduce(2) { $0 + ($1 == 0x22 || $1 == 0x5C ? 2 : ($1 < 0x20 ? 6 : 1)) }
     }
 
     /// The text of one value in a table cell.

@@ -103,6 +103,16 @@ public struct RowCountEstimate: Sendable, Hashable, Codable {
         self.source = source ?? (isExact ? .counted : .rowidRange)
     }
 
+    private enum CodingKeys: String, CodingKey { case count, isExact, source }
+
+    /// Decodes an estimate; `source`, newer than the others, may be absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            count: try container.decode(Int.self, forKey: .count), isExact: try container.decode(Bool.self, forKey: .isExact),
+            source: try container.decodeIfPresent(Source.self, forKey: .source))
+    }
+
     /// The count as a reader should see it: `42`, `about 120000`, `more than 10000`.
     public var phrase: String {
         switch source {

@@ -59,24 +59,62 @@ final class ExportDirectory: Sendable {
         }
     }
 
-    /// Creates a new file in the directory and returns its descriptor.
+    /// Refuses a name already taken in the directory (a file, a directory or a link), before
+    /// anything runs; ``publish(_:as:)`` checks again, atomically.
     ///
-    /// - Throws: ``Refusal`` when the name exists (file or link) or cannot be created.
-    func create(_ name: String) throws(Refusal) -> Int32 {
-        let descriptor = openat(self.descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            let code = errno
-            switch code {
-            case EEXIST: throw Refusal(description: "\(name) already exists in the export directory: choose another file_name")
-            case ELOOP: throw Refusal(description: "\(name) is a link in the export directory: choose another file_name")
-            default: throw Refusal(description: "\(name) cannot be created in the export directory: \(String(cString: strerror(code)))")
-            }
+    /// - Throws: ``Refusal``.
+    func checkFree(_ name: String) throws(Refusal) {
+        var status = stat()
+        if fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 {
+            let kind = (status.st_mode & S_IFMT) == S_IFLNK ? "is a link" : "already exists"
+            throw Refusal(description: "\(name) \(kind) in the export directory: choose another file_name")
         }
-        return descriptor
     }
 
-    /// Removes a file this server created (after a failed export).
-    func remove(_ name: String) {
-        unlinkat(descriptor, name, 0)
+    /// Publishes a finished export under `name`: copied into a hidden file of its own in the
+    /// directory (mode 0600, never following a link), then linked to `name`, which fails rather
+    /// than replace anything there; readers never see a partial file under `name`.
+    ///
+    /// - Throws: ``Refusal`` when the name is taken or the file cannot be written; nothing is
+    ///   left in the directory then.
+    func publish(_ source: String, as name: String) throws(Refusal) {
+        let temporary = ".dbai-export-\(UUID().uuidString.lowercased()).partial"
+        let target = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard target >= 0 else {
+            throw Refusal(description: "the export directory cannot be written: \(String(cString: strerror(errno)))")
+        }
+        defer { unlinkat(descriptor, temporary, 0) }
+        do {
+            defer { close(target) }
+            try Self.copy(source, to: target)
+        }
+        guard linkat(descriptor, temporary, descriptor, name, 0) == 0 else {
+            let code = errno
+            if code == EEXIST { throw Refusal(description: "\(name) already exists in the export directory: choose another file_name") }
+            throw Refusal(description: "\(name) cannot be created in the export directory: \(String(cString: strerror(code)))")
+        }
+    }
+
+    private static func copy(_ source: String, to target: Int32) throws(Refusal) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw Refusal(description: "the export could not be read back: \(String(cString: strerror(errno)))") }
+        defer { close(input) }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            guard count >= 0 else { throw Refusal(description: "the export could not be read back: \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            var offset = 0
+            while offset < count {
+                let wrote = buffer.withUnsafeBytes { write(target, $0.baseAddress.map { $0 + offset }, count - offset) }
+                guard wrote > 0 else {
+                    throw Refusal(description: "the export directory cannot be written: \(String(cString: strerror(errno)))")
+                }
+                offset += wrote
+            }
+        }
+        guard fsync(target) == 0 else {
+            throw Refusal(description: "the export directory cannot be written: \(String(cString: strerror(errno)))")
+        }
     }
 }

@@ -16,7 +16,7 @@ struct ExportResources: Sendable {
     static let template = Resource.Template(
         uriTemplate: "sqlite://export/{id}{?chunk}", name: "export", title: "An export",
         description: "A result written by the export tool, a chunk at a time: ?chunk=N (from 0); each chunk's _meta gives next_uri.",
-        mimeType: "text/csv")
+        mimeType: nil)
 
     func handles(_ uri: String) -> Bool {
         uri.hasPrefix(Self.prefix)
@@ -32,7 +32,7 @@ struct ExportResources: Sendable {
         var number = 0
         if parts.count == 2 {
             guard parts[1].hasPrefix("chunk="), let chunk = Int(parts[1].dropFirst("chunk=".count)), chunk >= 0 else {
-                throw MCPError.invalidParams("Invalid export URI \(uri): the only query is ?chunk=N, N from 0.")
+                throw MCPError.invalidParams("Invalid export URI \(Echo.clipped(uri)): the only query is ?chunk=N, N from 0.")
             }
             number = chunk
         }
@@ -41,12 +41,12 @@ struct ExportResources: Sendable {
         do {
             export = try store.export(id)
         } catch .expired {
-            throw MCPError.invalidParams("The export \(file) has expired and was removed: call the export tool again.")
+            throw MCPError.invalidParams("The export \(Echo.clipped(file)) has expired and was removed: call the export tool again.")
         } catch {
-            throw MCPError.invalidParams("No export \(file): exports are kept only by the server that made them, for a limited time.")
+            throw MCPError.invalidParams("No export \(Echo.clipped(file)): exports are kept only by the server that made them, for a limited time.")
         }
         guard file == "\(export.id).\(export.format.fileExtension)" else {
-            throw MCPError.invalidParams("No export \(file): did you mean \(export.uri)?")
+            throw MCPError.invalidParams("No export \(Echo.clipped(file)): did you mean \(export.uri)?")
         }
         let chunks = export.summary.chunkStarts.count
         guard number < chunks else {
@@ -56,7 +56,8 @@ struct ExportResources: Sendable {
         do {
             data = try store.chunk(number, of: export)
         } catch {
-            throw MCPError.internalError("The export \(file) could not be read: \(error).")
+            // Removed meanwhile (expired, or the oldest past the size cap): never show the path.
+            throw MCPError.invalidParams("The export \(file) has expired and was removed: call the export tool again.")
         }
         var meta: [String: Value] = [
             "chunk": .int(number), "chunks": .int(chunks), "total_bytes": .int(export.summary.byteCount),

@@ -1,3 +1,4 @@
+import Foundation
 import SwiftDBAI
 import SwiftDBAIChat
 
@@ -51,7 +52,8 @@ struct OrderUniqueness: Sendable {
             var words = term
             while let last = words.last, last.kind == .word,
                   ["asc", "desc", "first", "last", "nulls"].contains(last.text.lowercased()) { words.removeLast() }
-            if words.count >= 2, words[words.count - 2].isKeyword("collate") { words.removeLast(2) }
+            // Another collation may tie values the key tells apart ('a' and 'A' under NOCASE).
+            guard !words.contains(where: { $0.isKeyword("collate") }) else { return false }
             guard let last = words.last, last.kind == .word || last.kind == .quotedIdentifier else { return false }
             guard words.count == 1 || (words.count == 3 && words[1].text == ".") else { return false }
             names.append(last.text)
@@ -73,6 +75,15 @@ struct OrderUniqueness: Sendable {
     /// The sets of columns whose values identify a row.
     static func uniqueKeys(of table: TableSchema) -> [[String]] {
         var keys: [[String]] = []
+        // A column may be declared with a collation that ties values its unique index tells
+        // apart, or the other way round: keys of a table that names a collation count only when
+        // they are integers.
+        let namesCollation = table.sql.range(of: "collate", options: .caseInsensitive) != nil
+        func comparesExactly(_ column: ColumnSchema) -> Bool {
+            !namesCollation || column.declaredType.uppercased().contains("INT")
+        }
+        // `INTEGER PRIMARY KEY DESC` is not the rowid and may hold NULLs.
+        let descendingKey = table.sql.range(of: #"PRIMARY\s+KEY\s+DESC"#, options: [.regularExpression, .caseInsensitive]) != nil
         if !table.isWithoutRowID {
             for alias in ["rowid", "oid", "_rowid_"] where table.column(named: alias) == nil { keys.append([alias]) }
         }
@@ -80,16 +91,16 @@ struct OrderUniqueness: Sendable {
         // itself or declared NOT NULL.
         let key = table.primaryKey
         let keyColumns = key.compactMap { table.column(named: $0) }
-        if !key.isEmpty, keyColumns.count == key.count,
+        if !key.isEmpty, keyColumns.count == key.count, keyColumns.allSatisfy(comparesExactly),
            table.isWithoutRowID || keyColumns.allSatisfy(\.isNotNull)
-            || (keyColumns.count == 1 && keyColumns[0].declaredType.uppercased() == "INTEGER") {
+            || (keyColumns.count == 1 && keyColumns[0].declaredType.uppercased() == "INTEGER" && !descendingKey) {
             keys.append(key)
         }
         for index in table.indexes where index.isUnique && !index.isPartial {
             let columns = index.terms.compactMap { $0.isExpression ? nil : $0.column }
             guard columns.count == index.terms.count,
                   columns.allSatisfy({ name in
-                      table.column(named: name)?.isNotNull ?? false
+                      table.column(named: name).map { $0.isNotNull && comparesExactly($0) } ?? false
                   }) else { continue }
             keys.append(columns)
         }

@@ -7,11 +7,11 @@ import SwiftDBAI
 enum ResultCursor {
     static let kind = "query"
 
-    /// The fingerprint of a read: its SQL and its parameters as given.
-    static func request(sql: String, params: Value?) -> UInt64 {
+    /// The fingerprint of a read: its database, its SQL and its parameters as given.
+    static func request(database: String, sql: String, params: Value?) -> UInt64 {
         // (Value is ExpressibleByNilLiteral: say Optional's none, not Value.null.)
         let given: Value? = params.flatMap { value -> Value? in ToolArguments.isNotGiven(value) ? Optional.none : value }
-        return PageCursor.fingerprint([sql, given.map(canonical) ?? ""])
+        return PageCursor.fingerprint([kind, database, sql, given.map(canonical) ?? ""])
     }
 
     /// The position a cursor the client sent back continues from.

@@ -65,7 +65,7 @@ struct DatabasePrompts: Sendable {
             return try await explainTable(try required("table"))
         default:
             throw MCPError.invalidParams(
-                "Unknown prompt \(name). Prompts: \(Self.prompts.map(\.name).joined(separator: ", ")).")
+                "Unknown prompt \(Echo.clipped(name)). Prompts: \(Self.prompts.map(\.name).joined(separator: ", ")).")
         }
     }
 
@@ -123,7 +123,7 @@ struct DatabasePrompts: Sendable {
         let schema = try await library { () async throws(SwiftDBAIError) in try await executor.schema() }
         guard var table = schema.table(named: name) else {
             throw MCPError.invalidParams(
-                "No table or view named \(name). Tables and views: \(SwiftDBAIError.names(schema.tableNames, near: name)).")
+                "No table or view named \(Echo.clipped(name)). Tables and views: \(SwiftDBAIError.names(schema.tableNames, near: name)).")
         }
         let tableName = table.name
         table.rowCount = try await library { () async throws(SwiftDBAIError) in

@@ -41,12 +41,12 @@ struct PromptCatalog: Sendable {
             let requested = arguments?[Self.databaseArgument]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             guard !requested.isEmpty else {
                 throw MCPError.invalidParams(
-                    "The prompt \(prompt) needs the argument database: one of \(databases.map(\.name).joined(separator: ", ")).")
+                    "The prompt \(Echo.clipped(prompt)) needs the argument database: one of \(databases.map(\.name).joined(separator: ", ")).")
             }
             database = databases.first { $0.name == requested }
             guard database != nil else {
                 throw MCPError.invalidParams(
-                    "There is no database \(requested). Databases: \(databases.map(\.name).joined(separator: ", ")).")
+                    "There is no database \(Echo.clipped(requested)). Databases: \(databases.map(\.name).joined(separator: ", ")).")
             }
         } else {
             database = databases.first

@@ -17,7 +17,7 @@ struct SchemaCompletions: Sendable {
         case .prompt(let prompt):
             guard DatabasePrompts.prompts.contains(where: { $0.name == prompt.name }) else {
                 throw MCPError.invalidParams(
-                    "Unknown prompt \(prompt.name). Prompts: \(DatabasePrompts.prompts.map(\.name).joined(separator: ", ")).")
+                    "Unknown prompt \(Echo.clipped(prompt.name)). Prompts: \(DatabasePrompts.prompts.map(\.name).joined(separator: ", ")).")
             }
             if parameters.argument.name == PromptCatalog.databaseArgument, databases.count > 1 {
                 candidates = databases.map(\.name)

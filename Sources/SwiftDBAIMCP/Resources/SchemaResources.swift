@@ -72,7 +72,7 @@ struct SchemaResources: Sendable {
             let name = encoded.removingPercentEncoding ?? encoded
             guard var table = schema.table(named: name) else {
                 throw MCPError.invalidParams(
-                    "No table or view named \(name). Available: \(SwiftDBAIError.names(schema.tableNames, near: name)).")
+                    "No table or view named \(Echo.clipped(name)). Available: \(SwiftDBAIError.names(schema.tableNames, near: name)).")
             }
             table.rowCount = try await rowCounts(of: [table.name], in: database)[SQLIdentifier.foldCase(table.name)]
             let whole = try Self.json(table.structuredValue)
@@ -80,7 +80,7 @@ struct SchemaResources: Sendable {
                 return [.text(whole, uri: uri, mimeType: "application/json")]
             }
             guard let entry = CatalogEntry(table).fitted(to: budget.available - SchemaAnswer.pageOverhead) else {
-                throw MCPError.invalidParams("The table \(name) cannot be shown within --max-result-bytes \(budget.maxBytes).")
+                throw MCPError.invalidParams("The table \(Echo.clipped(name)) cannot be shown within --max-result-bytes \(budget.maxBytes).")
             }
             let value: Value = [
                 "complete": false, "table": entry.structuredValue,
@@ -90,7 +90,7 @@ struct SchemaResources: Sendable {
             return [.text(try Self.json(value), uri: uri, mimeType: "application/json")]
         }
         let known = databases.map { "\(schemaURI(of: $0)) or \(tablePrefix(of: $0)){name}" }
-        throw MCPError.invalidParams("Unknown resource \(uri). Read \(known.joined(separator: ", ")).")
+        throw MCPError.invalidParams("Unknown resource \(Echo.clipped(uri)). Read \(known.joined(separator: ", ")).")
     }
 
     /// The schema resource: every table in full as a JSON array when that fits; otherwise an
@@ -109,7 +109,7 @@ struct SchemaResources: Sendable {
         var offset = 0
         if let cursor {
             do {
-                let decoded = try PageCursor.decode(cursor, kind: "schema-resource")
+                let decoded = try PageCursor.decode(cursor, kind: "schema-resource", request: PageCursor.fingerprint([database.name]))
                 guard decoded.schemaVersion == schema.schemaVersion else { throw PageCursor.Refusal.schemaChanged }
                 offset = decoded.offset
             } catch let refusal as PageCursor.Refusal {
@@ -126,6 +126,11 @@ struct SchemaResources: Sendable {
         } catch {
             throw MCPError.internalError(error.description)
         }
+        guard !page.entries.isEmpty else {
+            throw MCPError.invalidParams(
+                "The table \(Echo.clipped(entries[offset].table.name)) cannot be listed within --max-result-bytes \(budget.maxBytes): "
+                    + "read \(tablePrefix(of: database)){name} for it, or restart dbai-mcp with a larger value.")
+        }
         var value: [String: Value] = [
             "complete": false, "total_tables": .int(entries.count), "offset": .int(offset),
             "tables": .array(page.entries.map(\.structuredValue)),
@@ -135,7 +140,9 @@ struct SchemaResources: Sendable {
                 + (page.end < entries.count ? ", and next_uri for the next page." : ".")),
         ]
         if page.end < entries.count {
-            let next = PageCursor(kind: "schema-resource", offset: page.end, request: 0, schemaVersion: schema.schemaVersion)
+            let next = PageCursor(
+                kind: "schema-resource", offset: page.end, request: PageCursor.fingerprint([database.name]),
+                schemaVersion: schema.schemaVersion)
             value["next_uri"] = .string(uri + "?cursor=" + next.encoded)
         }
         return try Self.json(.object(value))

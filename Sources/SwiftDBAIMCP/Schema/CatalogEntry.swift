@@ -49,10 +49,18 @@ struct CatalogEntry: Sendable {
         AnswerBudget.size(of: structuredValue) + AnswerBudget.size(of: line) + 2
     }
 
-    /// The entry cut to fit `bytes` by showing fewer column names (at least one), or nil when
-    /// even that does not fit.
+    /// The entry cut to fit `bytes`: fewer column names (at least one), then, when that is not
+    /// enough, its description and matched columns shortened; nil when even its name does not fit.
     func fitted(to bytes: Int) -> CatalogEntry? {
         if size <= bytes { return self }
+        if let shown = fittedColumns(to: bytes) { return shown }
+        var shorter = self
+        shorter.table.description = table.description.map { Self.clipped($0, to: 160) }
+        shorter.matchedColumns = Array(matchedColumns.prefix(8))
+        return shorter.fittedColumns(to: bytes)
+    }
+
+    private func fittedColumns(to bytes: Int) -> CatalogEntry? {
         var low = 1, high = max(1, table.columns.count)
         var best: CatalogEntry?
         while low <= high {
@@ -66,6 +74,10 @@ struct CatalogEntry: Sendable {
             }
         }
         return best
+    }
+
+    private static func clipped(_ text: String, to characters: Int) -> String {
+        text.count <= characters ? text : String(text.prefix(characters - 1)) + "…"
     }
 }
 

@@ -52,7 +52,7 @@ struct SchemaAnswer: Sendable {
     func search(_ words: String, from offset: Int, request: DescribeRequest) async throws -> ToolOutput {
         let ranked = SchemaSearch(words).rank(schema.tables)
         guard !ranked.isEmpty else {
-            let text = "No table or view matches \"\(words)\" in its name, description or columns "
+            let text = "No table or view matches \"\(Echo.clipped(words))\" in its name, description or columns "
                 + "(\(schema.tables.count) searched). Try other words, or call \(describeName) without search for the catalog."
             return ToolOutput(
                 structured: ["mode": "search", "tables": [], "ddl": "", "catalog": [], "total_tables": .int(0), "truncated": false],
@@ -61,7 +61,7 @@ struct SchemaAnswer: Sendable {
         let (page, end) = try await pageOrFail(ranked, from: offset)
         let next = end < ranked.count
             ? request.nextCursor(kind: "search", offset: end, schemaVersion: schema.schemaVersion, parts: [words]) : nil
-        let heading = "\(ranked.count) of \(schema.tables.count) tables and views match \"\(words)\", best first; "
+        let heading = "\(ranked.count) of \(schema.tables.count) tables and views match \"\(Echo.clipped(words))\", best first; "
             + "\(range(offset, page.count, of: ranked.count)). For columns, keys and DDL call \(describeName) with table: [names]."
         return output(mode: "search", page: page, heading: heading, next: next, total: ranked.count)
     }
@@ -133,7 +133,7 @@ struct SchemaAnswer: Sendable {
     /// The message for a table name the schema lacks: the names most like it, never the whole
     /// list of a large schema.
     func unknownTableMessage(_ name: String) -> String {
-        var message = "No table or view named \(name). "
+        var message = "No table or view named \(Echo.clipped(name)). "
         let found = SchemaSearch(name).rank(schema.tables).prefix(SwiftDBAIError.listedNameLimit).map(\.table.name)
         if schema.tables.count <= SwiftDBAIError.listedNameLimit {
             message += "Available: \(schema.tableNames.joined(separator: ", "))."

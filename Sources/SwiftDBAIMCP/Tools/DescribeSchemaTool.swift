@@ -46,7 +46,7 @@ struct DescribeSchemaTool: DatabaseTool {
     }
 
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
-        let request = try DescribeRequest(arguments)
+        let request = try DescribeRequest(arguments, database: context.database.name)
         let executor = context.executor
         let schema = try await executor.schema()
         let budget = context.budget
@@ -125,8 +125,11 @@ struct DescribeRequest: Sendable {
     let search: String?
     let cursor: String?
     let samples: Bool
+    /// The database described: a cursor continues only the answers of its own database.
+    let database: String
 
-    init(_ arguments: ToolArguments) throws(ToolCallError) {
+    init(_ arguments: ToolArguments, database: String) throws(ToolCallError) {
+        self.database = database
         try arguments.requireOnly(DescribeSchemaTool.arguments)
         tables = try arguments.nameList("table", what: "a table or view name or a list of them")
         search = try arguments.string("search")?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -158,6 +161,6 @@ struct DescribeRequest: Sendable {
     }
 
     private func fingerprint(_ parts: [String]) -> UInt64 {
-        PageCursor.fingerprint(parts.map { $0.lowercased() } + [samples ? "samples" : ""])
+        PageCursor.fingerprint([database] + parts.map { $0.lowercased() } + [samples ? "samples" : ""])
     }
 }

@@ -58,20 +58,15 @@ struct ExportTool: DatabaseTool {
             }
         }
         let executor = context.executor
-        let file = try destination.store.newFile(format: format)
-        // The directory's file is created first (a new name, never a link), so that a name
-        // taken is refused before the statement runs.
-        var target: (name: String, descriptor: Int32)?
-        if let directory = destination.directory {
-            let name = fileName ?? Self.generatedName(format: format, id: file.id)
+        let published = destination.directory.map { _ in fileName ?? Self.generatedName(format: format, id: UUID().uuidString.lowercased()) }
+        if let published, let directory = destination.directory {
             do {
-                target = (name, try directory.create(name))
+                try directory.checkFree(published)
             } catch {
-                close(file.descriptor)
-                destination.store.discard(path: file.path)
                 throw ToolCallError(error.description + "; nothing was written.", code: .invalidArguments)
             }
         }
+        let file = try destination.store.newFile(format: format)
         let summary: ExportSummary
         var written: String?
         do {
@@ -81,26 +76,25 @@ struct ExportTool: DatabaseTool {
                     sql, arguments: parameters, format: format, to: file.descriptor,
                     chunkBytes: Self.chunkBytes(context.budget), maxBytes: destination.store.settings.maxBytes)
             }
-            if let target, let directory = destination.directory {
-                try Self.copy(file.path, to: target.descriptor)
-                written = directory.path + "/" + target.name
+            if let published, let directory = destination.directory {
+                do {
+                    try directory.publish(file.path, as: published)
+                } catch {
+                    throw ToolCallError(error.description + "; nothing was written.", code: .invalidArguments)
+                }
+                written = directory.path + "/" + published
             }
         } catch {
             destination.store.discard(path: file.path)
-            if let target {
-                close(target.descriptor)
-                destination.directory?.remove(target.name)
-            }
             throw error
         }
-        if let target { close(target.descriptor) }
         let export = destination.store.keep(id: file.id, path: file.path, format: format, summary: summary)
         return output(export, file: written, naming: context.naming)
     }
 
     /// The bytes of one chunk: what a `resources/read` answer may hold, its envelope aside.
     static func chunkBytes(_ budget: AnswerBudget) -> Int {
-        max(1_024, budget.available - 1_024) * 3 / 4  // escapes in the JSON string take room too
+        max(1_024, budget.available - 1_024)  // the URI, MIME type and _meta around it
     }
 
     static func generatedName(format: ExportFormat, id: String) -> String {
@@ -109,33 +103,6 @@ struct ExportTool: DatabaseTool {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         return "export-\(formatter.string(from: Date()))-\(id.prefix(8)).\(format.fileExtension)"
-    }
-
-    /// Copies the finished export into the directory's new file.
-    private static func copy(_ source: String, to target: Int32) throws(ToolCallError) {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else {
-            throw ToolCallError("The export could not be read back: \(String(cString: strerror(errno))).", code: .internalError)
-        }
-        defer { close(input) }
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            guard count >= 0 else {
-                throw ToolCallError("The export could not be read back: \(String(cString: strerror(errno))).", code: .internalError)
-            }
-            if count == 0 { return }
-            var offset = 0
-            while offset < count {
-                let wrote = buffer.withUnsafeBytes { write(target, $0.baseAddress.map { $0 + offset }, count - offset) }
-                guard wrote > 0 else {
-                    throw ToolCallError(
-                        "The file could not be written in the export directory: \(String(cString: strerror(errno))); nothing was kept.",
-                        code: .internalError)
-                }
-                offset += wrote
-            }
-        }
     }
 
     private func output(_ export: ExportStore.Export, file: String?, naming: ToolNaming) -> ToolOutput {
@@ -158,6 +125,10 @@ struct ExportTool: DatabaseTool {
         if let file {
             structured["file"] = .string(file)
             text += " Also written to \(file)."
+        }
+        if summary.truncated {
+            structured["truncated"] = true
+            text += " The server's policy caps the rows a read may return: the export stops there (truncated: true)."
         }
         return ToolOutput(
             structured: .object(structured), text: text,

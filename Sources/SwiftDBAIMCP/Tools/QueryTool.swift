@@ -36,7 +36,7 @@ struct QueryTool: DatabaseTool {
         let maxRows = try arguments.integer("max_rows")
         // The fingerprint is made only for a result that pages (a complete read costs nothing more).
         let cursor = try arguments.string("cursor")
-        var request: UInt64 { ResultCursor.request(sql: sql, params: arguments.raw["params"]) }
+        var request: UInt64 { ResultCursor.request(database: context.database.name, sql: sql, params: arguments.raw["params"]) }
         let position = try cursor.map { (cursor) throws(ToolCallError) in
             try ResultCursor.position(from: cursor, request: request)
         }

@@ -88,7 +88,7 @@ struct ToolRegistry: Sendable {
     ) async throws -> CallTool.Result {
         guard let tool = tool(named: name) else {
             let available = enabledTools(availability).map(clientName(of:))
-            throw MCPError.invalidParams("Unknown tool \(name). Available tools: \(available.joined(separator: ", ")).")
+            throw MCPError.invalidParams("Unknown tool \(Echo.clipped(name)). Available tools: \(available.joined(separator: ", ")).")
         }
         guard allowlist.allows(tool.operation) else {
             throw MCPError.invalidParams(Self.disabledMessage(for: tool, named: name, allowlist: allowlist))
@@ -162,7 +162,23 @@ struct ToolRegistry: Sendable {
     static func errorResult(_ error: ToolCallError) -> CallTool.Result {
         let meta = error.code.map { Metadata(additionalFields: [ToolRegistry.errorCodeKey: .string($0.rawValue)]) }
         return CallTool.Result(
-            content: [.text(text: error.message, annotations: nil, _meta: nil)], isError: true, _meta: meta)
+            content: [.text(text: Self.bounded(error.message), annotations: nil, _meta: nil)], isError: true, _meta: meta)
+    }
+
+    /// The most bytes an error message takes as JSON: within the smallest answer budget (4096).
+    static let errorMessageBytes = 3_000
+
+    /// A message cut to ``errorMessageBytes``, saying so; most are far shorter.
+    static func bounded(_ message: String) -> String {
+        guard AnswerBudget.size(of: message) > errorMessageBytes else { return message }
+        var kept = ""
+        var size = 2
+        for character in message {
+            size += AnswerBudget.size(of: String(character)) - 2
+            guard size <= errorMessageBytes - 40 else { break }
+            kept.append(character)
+        }
+        return kept + "… (message cut)"
     }
 
     /// The SDK's non-throwing result initializer, named by its type: with a plain `Value` the

@@ -139,6 +139,7 @@ enum ToolSchemas {
             ]],
             "expires_at": ["type": "string", "description": "Until when the resource can be read (ISO 8601)."],
             "file": ["type": "string", "description": "The file written in the server's export directory, when it has one."],
+            "truncated": ["type": "boolean", "description": "True when the server's policy capped the rows."],
         ],
         "required": ["uri", "format", "mime_type", "row_count", "bytes", "chunks", "columns", "expires_at"],
     ]
