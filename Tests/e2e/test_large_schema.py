@@ -409,3 +409,21 @@ def test_wide_results_long_inputs_and_long_descriptions_stay_within_the_budget(d
                     assert len(client.lines[-1]) <= budget, f"{sql} {fmt} chunk {chunk}: {len(client.lines[-1])}"
     finally:
         client.close()
+
+
+def test_aggregate_groups_page_with_a_cursor(server) -> None:
+    running = server()
+    arguments: dict[str, Any] = {"table": "big", "function": "count", "group_by": ["label"]}
+    labels: list[str] = []
+    while True:
+        result = running.call("aggregate", arguments)
+        assert result.get("isError") is not True, text_of(result)
+        structured = result["structuredContent"]
+        labels += [row[0] for row in structured["rows"]]
+        if "next_cursor" not in structured:
+            break
+        assert "aggregate" in text_of(result) and structured["next_cursor"] in text_of(result)
+        arguments = {**arguments, "cursor": structured["next_cursor"]}
+    assert len(labels) == len(set(labels)) == 10_000
+    other = running.call("aggregate", {"table": "big", "function": "count", "group_by": ["grp"], "cursor": arguments["cursor"]})
+    assert other["isError"] is True, "a cursor continues only the call it came with"

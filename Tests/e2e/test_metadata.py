@@ -184,7 +184,7 @@ async def test_canned_queries_are_read_only_tools_with_bound_string_arguments(db
     assert tool.title == "Albums of an artist"
     assert "The albums of one artist" in (tool.description or "")
     assert tool.inputSchema["properties"]["artist_id"]["type"] == "string"
-    assert tool.inputSchema["required"] == ["artist_id"]
+    assert tool.inputSchema["required"] == ["artist_id", "cursor"], "a read pages with cursor"
     assert tool.annotations.readOnlyHint is True and tool.annotations.destructiveHint is False
     assert structured["rows"] == [["For Those About To Rock We Salute You"], ["Let There Be Rock"]]
     assert injected["rows"] == [] and quoted["rows"] == []

@@ -43,8 +43,8 @@ extension SQLExecutor {
     ///
     /// - Throws: as ``StructuredStatementBuilder/aggregate(_:)`` and
     ///   ``query(_:arguments:maxRows:)``.
-    public func aggregate(_ request: AggregateRequest) async throws(SwiftDBAIError) -> QueryResult {
+    public func aggregate(_ request: AggregateRequest, after position: ResultPosition? = nil) async throws(SwiftDBAIError) -> QueryResult {
         let statement = try await statementBuilder().aggregate(request)
-        return try await query(statement.sql, arguments: statement.arguments)
+        return try await query(statement.sql, arguments: statement.arguments, after: position)
     }
 }

@@ -7,12 +7,41 @@ import SwiftDBAI
 enum ResultCursor {
     static let kind = "query"
 
-    /// The fingerprint of a read: its database, its SQL and its parameters as given.
-    static func request(database: String, sql: String, params: Value?) -> UInt64 {
-        // (Value is ExpressibleByNilLiteral: say Optional's none, not Value.null.)
-        let given: Value? = params.flatMap { value -> Value? in ToolArguments.isNotGiven(value) ? Optional.none : value }
-        return PageCursor.fingerprint([kind, database, sql, given.map(canonical) ?? ""])
+    /// The arguments that do not choose the page (the cursor) or its size (max_rows).
+    static let pagingArguments: Set<String> = ["cursor", "max_rows"]
+
+    /// The fingerprint of a read: its database, its tool, and its arguments as given (those
+    /// that count as not given left out), the page's own aside.
+    static func request(database: String, tool: String, arguments: ToolArguments) -> UInt64 {
+        let given = arguments.values.filter { !pagingArguments.contains($0.key) }
+        return PageCursor.fingerprint([kind, database, tool, canonical(.object(given))])
     }
+
+    /// Runs a read whose result pages: the position of `cursor` when given, and the paging fields
+    /// on the output when the result has more rows or is a later page.
+    ///
+    /// - Throws: ``ToolCallError`` for a cursor of another read; what `run` throws.
+    /// - Parameter shownAs: the tool's name as the client knows it (prefixed, for a built-in one).
+    static func pagedRead(
+        tool: String, shownAs: String, arguments: ToolArguments, context: ToolCallContext,
+        run: (ResultPosition?) async throws -> QueryResult
+    ) async throws -> ToolOutput {
+        let cursor = try arguments.string("cursor")
+        // The fingerprint is made only for a result that pages (a complete read costs nothing more).
+        var request: UInt64 { Self.request(database: context.database.name, tool: tool, arguments: arguments) }
+        let position = try cursor.map { (cursor) throws(ToolCallError) in try Self.position(from: cursor, request: request) }
+        let result = try await run(position)
+        let executor = context.executor
+        var output = ToolOutput.rows(result, limits: executor.limits, budget: context.budget)
+        guard result.next != nil || position != nil else { return output }
+        let mayShift = try await Self.mayShift(result.sql, executor: executor)
+        annotate(&output, result: result, request: request, mayShift: mayShift, tool: shownAs)
+        return output
+    }
+
+    /// The `cursor` argument of a read tool.
+    static let argument = InputSchema.optional(InputSchema.scalar(
+        "string", "next_cursor of the previous page of the same call, for the rows after it."))
 
     /// The position a cursor the client sent back continues from.
     ///
@@ -43,7 +72,7 @@ enum ResultCursor {
     /// Adds the paging fields to a read's output: `next_cursor`, `offset`, and whether the pages
     /// may shift or already did; the text says the same.
     static func annotate(
-        _ output: inout ToolOutput, result: QueryResult, request: UInt64, mayShift: Bool, naming: ToolNaming
+        _ output: inout ToolOutput, result: QueryResult, request: UInt64, mayShift: Bool, tool: String
     ) {
         guard case .object(var object) = output.structured else { return }
         var notes: [String] = []
@@ -55,7 +84,7 @@ enum ResultCursor {
             let cursor = PageCursor(
                 kind: kind, offset: next.offset, request: request, schemaVersion: next.schemaVersion, rows: next.fingerprint)
             object["next_cursor"] = .string(cursor.encoded)
-            notes.append("More rows: call \(naming.name("query")) again with the same sql and params and cursor: \"\(cursor.encoded)\".")
+            notes.append("More rows: call \(tool) again with the same arguments and cursor: \"\(cursor.encoded)\".")
         }
         if mayShift {
             object["pages_may_shift"] = true

@@ -28,13 +28,14 @@ struct AggregateTool: DatabaseTool {
                 "order": InputSchema.optional(InputSchema.choice(
                     ["asc", "desc"], "Sort the groups by the aggregate value; null to sort by the groups.")),
                 "limit": InputSchema.optional(InputSchema.scalar("integer", "Keep the first N groups.", minimum: 1)),
+                "cursor": ResultCursor.argument,
             ]),
             annotations: .init(readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false),
             outputSchema: ToolSchemas.rowsOutput)
     }
 
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
-        try arguments.requireOnly(["table", "function", "column", "where", "group_by", "order", "limit"])
+        try arguments.requireOnly(["table", "function", "column", "where", "group_by", "order", "limit", "cursor"])
         let functionName = try arguments.requiredString("function")
         guard let function = AggregateRequest.Function(rawValue: functionName.lowercased()) else {
             throw ToolCallError(
@@ -52,9 +53,10 @@ struct AggregateTool: DatabaseTool {
             filter: try arguments.filter(), groupBy: try arguments.stringList("group_by"), order: order,
             limit: try arguments.integer("limit"))
         let executor = context.executor
-        let result = try await ProgressReporter.reporting(context.progress) {
-            try await executor.aggregate(request)
+        return try await ResultCursor.pagedRead(tool: name, shownAs: context.naming.name(name), arguments: arguments, context: context) { position in
+            try await ProgressReporter.reporting(context.progress) {
+                try await executor.aggregate(request, after: position)
+            }
         }
-        return .rows(result, limits: executor.limits, budget: context.budget)
     }
 }

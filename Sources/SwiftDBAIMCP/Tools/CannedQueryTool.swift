@@ -87,11 +87,16 @@ struct CannedQueryTool: DatabaseTool {
         }
     }
 
+    /// Whether a read's result pages with a `cursor` argument (not when a parameter of the
+    /// query takes that name).
+    var pages: Bool { !operation.isWrite && !parameters.contains("cursor") }
+
     var definition: Tool {
         var properties: [(String, Value)] = parameters.map { parameter in
             (parameter, InputSchema.scalar("string", "Bound to :\(parameter) in the query."))
         }
         if operation.isWrite { properties.append((Self.confirmArgument, InputSchema.confirm)) }
+        if pages { properties.append(("cursor", ResultCursor.argument)) }
         var description = query.description.map { $0 + "\n\n" } ?? ""
         description += operation.isWrite
             ? "A predefined \(operation.sqlKeyword) on the database \(database); destructive changes are confirmed first. "
@@ -111,6 +116,7 @@ struct CannedQueryTool: DatabaseTool {
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
         var known = Set(parameters)
         if operation.isWrite { known.insert(Self.confirmArgument) }
+        if pages { known.insert("cursor") }
         try arguments.requireOnly(known)
         var values: [String: SQLValue] = [:]
         var missing: [String] = []
@@ -136,9 +142,16 @@ struct CannedQueryTool: DatabaseTool {
                 [BoundStatement(sql: query.sql, arguments: .named(values))], operation: operation, tool: name,
                 token: try arguments.string(Self.confirmArgument))
         }
-        let result = try await ProgressReporter.reporting(context.progress) {
-            try await executor.query(query.sql, arguments: .named(values))
+        guard pages else {
+            let result = try await ProgressReporter.reporting(context.progress) {
+                try await executor.query(query.sql, arguments: .named(values))
+            }
+            return .rows(result, limits: executor.limits, budget: context.budget)
         }
-        return .rows(result, limits: executor.limits, budget: context.budget)
+        return try await ResultCursor.pagedRead(tool: name, shownAs: name, arguments: arguments, context: context) { position in
+            try await ProgressReporter.reporting(context.progress) {
+                try await executor.query(query.sql, arguments: .named(values), after: position)
+            }
+        }
     }
 }

@@ -34,20 +34,11 @@ struct QueryTool: DatabaseTool {
         let sql = try arguments.requiredString("sql")
         let parameters = try arguments.sqlArguments()
         let maxRows = try arguments.integer("max_rows")
-        // The fingerprint is made only for a result that pages (a complete read costs nothing more).
-        let cursor = try arguments.string("cursor")
-        var request: UInt64 { ResultCursor.request(database: context.database.name, sql: sql, params: arguments.raw["params"]) }
-        let position = try cursor.map { (cursor) throws(ToolCallError) in
-            try ResultCursor.position(from: cursor, request: request)
-        }
         let executor = context.executor
-        let result = try await ProgressReporter.reporting(context.progress) {
-            try await executor.query(sql, arguments: parameters, maxRows: maxRows, after: position)
+        return try await ResultCursor.pagedRead(tool: name, shownAs: context.naming.name(name), arguments: arguments, context: context) { position in
+            try await ProgressReporter.reporting(context.progress) {
+                try await executor.query(sql, arguments: parameters, maxRows: maxRows, after: position)
+            }
         }
-        var output = ToolOutput.rows(result, limits: executor.limits, budget: context.budget)
-        guard result.next != nil || position != nil else { return output }
-        let mayShift = try await ResultCursor.mayShift(sql, executor: executor)
-        ResultCursor.annotate(&output, result: result, request: request, mayShift: mayShift, naming: context.naming)
-        return output
     }
 }
