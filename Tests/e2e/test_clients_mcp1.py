@@ -67,6 +67,7 @@ async def test_langchain_mcp_adapters(dbai_bin: Path, chinook: Path) -> None:
             "group_by": None,
             "order": None,
             "limit": None,
+            "cursor": None,
         },
     )
     assert aggregated["rows"] == [[count(chinook, "SELECT count(*) FROM Invoice WHERE Total > 10")]]

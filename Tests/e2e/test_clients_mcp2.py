@@ -53,6 +53,7 @@ AGGREGATE = {
     "group_by": ["BillingCountry"],
     "order": "desc",
     "limit": None,
+    "cursor": None,
 }
 
 
