@@ -109,4 +109,20 @@ struct ResultPagingTests {
         #expect(message.contains("and \(names.count - SwiftDBAIError.listedNameLimit) others"))
         #expect(message.utf8.count < 1_000)
     }
+
+    @Test("a row too wide for the budget: a read says to select fewer columns; a write's preview still shows it")
+    func wideRows() async throws {
+        let columns = (0..<300).map { "c\($0) TEXT" }.joined(separator: ", ")
+        let values = (0..<300).map { _ in "'" + String(repeating: "x", count: 100) + "'" }.joined(separator: ", ")
+        let database = try ScratchDatabase("CREATE TABLE w(\(columns)); INSERT INTO w VALUES (\(values));")
+        let executor = try database.executor(.unrestricted, limits: ExecutionLimits(maxResultBytes: 8_192))
+        let error = await caughtError { () async throws(SwiftDBAIError) in try await executor.query("SELECT * FROM w") }
+        guard case .invalidRequest(let message)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(message.contains("fewer columns"))
+        let narrow = try await executor.query("SELECT c0, c1 FROM w")
+        #expect(narrow.rowCount == 1)
+        let preview = try await executor.preview([BoundStatement(sql: "DELETE FROM w")], expecting: .delete)
+        #expect(preview.affectedRows?.rowCount == 1)
+        #expect(try database.scalar("SELECT count(*) FROM w", as: Int.self) == 1)
+    }
 }

@@ -17,6 +17,10 @@ struct ResultReader {
     var maxBytes: Int
     /// The most bytes of one text or blob value (before the clip marker).
     var maxCellBytes: Int
+    /// Whether a result that cannot fit (columns too wide, a first row too large) is an error;
+    /// otherwise, as for the preview of a write (which must show what it will change), the first
+    /// row is kept whatever its size.
+    var refusesOversizedRows = true
 
     /// The smallest cell limit, whatever the budget and the number of columns.
     static let minimumCellBytes = 64
@@ -59,12 +63,12 @@ struct ResultReader {
             let typeBytes = type.withUTF8 { Self.jsonStringLength($0) }
             return total + nameBytes + typeBytes + 28
         }
-        guard described < self.maxBytes else {
+        guard described < self.maxBytes || !refusesOversizedRows else {
             throw SwiftDBAIError.invalidRequest(
                 "The statement's \(columnCount) result columns alone take more than the \(self.maxBytes) bytes a result may hold: "
                     + "select fewer columns (or give them shorter names with AS).")
         }
-        let maxBytes = self.maxBytes - described
+        let maxBytes = refusesOversizedRows ? self.maxBytes - described : max(self.maxBytes / 2, self.maxBytes - described)
         // One row must always fit: with many columns, each cell gets a share of the budget.
         let cellLimit = max(Self.minimumCellBytes, min(maxCellBytes, maxBytes / max(1, columnCount)))
         var rows: [[SQLValue]] = []
@@ -99,7 +103,7 @@ struct ResultReader {
                     rowClipped.append(ClippedCell(row: rows.count, column: column, byteCount: originalBytes))
                 }
             }
-            if bytes + rowBytes > maxBytes {
+            if bytes + rowBytes > maxBytes, !rows.isEmpty || refusesOversizedRows {
                 guard !rows.isEmpty else {
                     throw SwiftDBAIError.invalidRequest(
                         "One row of this result takes about \(rowBytes) bytes, more than the \(maxBytes) bytes left for rows in a result: "

@@ -265,7 +265,10 @@ extension SQLExecutor {
         }
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(StatementArguments(ids))
-        var result = try ResultReader(limits: limits, maxRows: cap).read(statement, sql: sql)
+        // A preview shows the rows a write changes, however wide: its first row is always kept.
+        var reader = ResultReader(limits: limits, maxRows: cap)
+        reader.refusesOversizedRows = false
+        var result = try reader.read(statement, sql: sql)
         if rowIDs.count > cap {
             result.truncated = true
             result.truncationReason = .rows
