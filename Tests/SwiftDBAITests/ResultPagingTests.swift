@@ -125,4 +125,22 @@ struct ResultPagingTests {
         #expect(preview.affectedRows?.rowCount == 1)
         #expect(try database.scalar("SELECT count(*) FROM w", as: Int.self) == 1)
     }
+
+    @Test("long values in several columns are clipped to fit, quotes and escapes counted, never refused")
+    func longValuesClipToFit() async throws {
+        let database = try ScratchDatabase("""
+            CREATE TABLE doc(a TEXT, b TEXT, c TEXT, d TEXT);
+            INSERT INTO doc VALUES (printf('%.*c', 20000, 'x'), printf('%.*c', 20000, '"'), printf('%.*c', 20000, 'é'), printf('%.*c', 9000, char(1)));
+            """)
+        for budget in [16_000, 4_096] {
+            let executor = try database.executor(limits: ExecutionLimits(maxResultBytes: budget))
+            let result = try await executor.query("SELECT a, b, c, d, a || b AS e FROM doc")
+            #expect(result.rowCount == 1, "\(budget)")
+            #expect(result.clippedCells.count == 5)
+            let encoded = try JSONEncoder().encode(result.rows.map { $0.map { value -> String? in
+                if case .text(let text) = value { text } else { nil }
+            } })
+            #expect(encoded.count <= budget, "\(budget): \(encoded.count)")
+        }
+    }
 }

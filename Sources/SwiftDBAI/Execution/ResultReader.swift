@@ -25,6 +25,9 @@ struct ResultReader {
     /// The smallest cell limit, whatever the budget and the number of columns.
     static let minimumCellBytes = 64
 
+    /// What a clipped value takes beyond its kept text: quotes, the clip marker, a comma.
+    static let clipOverhead = 48
+
     /// What a result's fields other than its rows and columns may take as JSON.
     static let resultFieldBytes = 512
 
@@ -70,7 +73,9 @@ struct ResultReader {
         }
         let maxBytes = refusesOversizedRows ? self.maxBytes - described : max(self.maxBytes / 2, self.maxBytes - described)
         // One row must always fit: with many columns, each cell gets a share of the budget.
-        let cellLimit = max(Self.minimumCellBytes, min(maxCellBytes, maxBytes / max(1, columnCount)))
+        // A clipped value also takes its quotes and its clip marker: the share keeps room for them.
+        let share = (maxBytes - 2 - columnCount) / max(1, columnCount) - Self.clipOverhead
+        let cellLimit = max(Self.minimumCellBytes, min(maxCellBytes, share))
         var rows: [[SQLValue]] = []
         var clipped: [ClippedCell] = []
         var bytes = 2  // the rows array's brackets
@@ -149,11 +154,21 @@ struct ResultReader {
             let count = Int(sqlite3_column_bytes(handle, column))
             guard let pointer = sqlite3_column_text(handle, column), count > 0 else { return (.text(""), 2, nil) }
             let bytes = UnsafeBufferPointer(start: pointer, count: count)
-            guard count > limit else {
-                return (.text(String(decoding: bytes, as: UTF8.self)), jsonStringLength(bytes), nil)
+            let size = jsonStringLength(bytes)
+            guard size > limit + 2 else {
+                return (.text(String(decoding: bytes, as: UTF8.self)), size, nil)
             }
-            var end = limit
-            while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }  // back to a character boundary
+            // Clipped where the kept text, escaped as JSON, reaches the limit.
+            var end = 0
+            var cost = 0
+            while end < count {
+                let byte = bytes[end]
+                let step = byte == 0x22 || byte == 0x5C ? 2 : (byte < 0x20 ? 6 : 1)
+                if cost + step > limit { break }
+                cost += step
+                end += 1
+            }
+            while end > 0, end < count, bytes[end] & 0xC0 == 0x80 { end -= 1 }  // back to a character boundary
             let kept = UnsafeBufferPointer(rebasing: bytes[0..<end])
             let text = String(decoding: kept, as: UTF8.self) + clipMarker(count)
             return (.text(text), jsonStringLength(kept) + clipMarker(count).utf8.count, count)

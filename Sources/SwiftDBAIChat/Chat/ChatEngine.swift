@@ -342,6 +342,9 @@ public actor ChatEngine {
         switch error {
         case .rejected(let rejection):
             return [.invalidSQL, .multipleStatements, .emptyStatement].contains(rejection.code)
+        case .invalidRequest:
+            // A result too wide for the budget: the message says to select fewer columns.
+            return true
         case .sqlite:
             return true
         default:
