@@ -23,13 +23,15 @@ public struct ResultPosition: Sendable, Hashable, Codable {
 
 /// A stable fingerprint (FNV-1a) of rows of values: the same rows give the same fingerprint in
 /// every process. It keeps 53 bits, so that it survives JSON readers that read numbers as doubles.
-struct RowFingerprint {
+package struct RowFingerprint {
     private var state: UInt64 = 0xcbf2_9ce4_8422_2325
 
-    /// The fingerprint of the rows added so far.
-    var value: UInt64 { state & 0x1F_FFFF_FFFF_FFFF }
+    package init() {}
 
-    mutating func add(_ row: [SQLValue]) {
+    /// The fingerprint of the rows added so far.
+    package var value: UInt64 { state & 0x1F_FFFF_FFFF_FFFF }
+
+    package mutating func add(_ row: [SQLValue]) {
         for value in row { add(value) }
         mixByte(0xFE)
     }

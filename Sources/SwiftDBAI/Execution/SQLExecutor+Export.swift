@@ -71,11 +71,7 @@ extension SQLExecutor {
         _ sql: String, arguments: SQLArguments, format: ExportFormat, db: Database, rowCap: Int?, sink: ExportSink
     ) throws -> ExportSummary {
         let start = ContinuousClock.now
-        let statement = try db.makeStatement(sql: sql)
-        guard statement.isReadonly, statement.columnCount > 0 else {
-            throw SQLRejection(.unexpectedOperation, "An export must be a read that returns rows.")
-        }
-        try statement.setArguments(arguments.statementArguments)
+        let statement = try preparedRead(sql, arguments: arguments, db: db)
         let handle = statement.sqliteStatement
         let columns = (0..<statement.columnCount).map { index in
             QueryColumn(

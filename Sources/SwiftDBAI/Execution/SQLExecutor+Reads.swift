@@ -92,12 +92,18 @@ extension SQLExecutor {
         _ sql: String, arguments: SQLArguments, reader: ResultReader, db: Database, after position: ResultPosition? = nil
     ) throws -> QueryResult {
         let start = ContinuousClock.now
+        let statement = try Self.preparedRead(sql, arguments: arguments, db: db)
+        return try reader.read(statement, sql: sql, start: start, after: position)
+    }
+
+    /// The statement compiled on the real connection, its values bound, once it is known to be
+    /// a read that returns rows (belt and braces: the connection must agree with the classifier).
+    static func preparedRead(_ sql: String, arguments: SQLArguments, db: Database) throws -> Statement {
         let statement = try db.makeStatement(sql: sql)
-        // Belt and braces: the real connection must agree with the classifier.
         guard statement.isReadonly, statement.columnCount > 0 else {
             throw SQLRejection(.unexpectedOperation, "A query must be a read that returns rows.")
         }
         try statement.setArguments(arguments.statementArguments)
-        return try reader.read(statement, sql: sql, start: start, after: position)
+        return statement
     }
 }

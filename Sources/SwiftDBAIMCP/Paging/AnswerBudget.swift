@@ -39,6 +39,20 @@ struct AnswerBudget: Sendable, Hashable {
         size(of: Value.string(text))
     }
 
+    /// The longest head of `text`, cut after a whole line, that takes at most `room` bytes as a
+    /// JSON string once `note` (which says it was cut) is appended; each line is measured once.
+    static func head(of text: String, fitting room: Int, note: String) -> String {
+        var used = size(of: note)
+        var kept: [Substring] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let cost = size(of: String(line)) - 2 + (kept.isEmpty ? 0 : 2)  // "\n" between lines
+            guard used + cost <= room else { break }
+            used += cost
+            kept.append(line)
+        }
+        return kept.joined(separator: "\n") + note
+    }
+
     /// Whether an answer of this structured content and text fits.
     func fits(structured: Value?, text: String) -> Bool {
         (structured.map(Self.size(of:)) ?? 0) + Self.size(of: text) <= available

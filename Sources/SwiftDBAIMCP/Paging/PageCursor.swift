@@ -1,5 +1,6 @@
 import Foundation
 import MCP
+import SwiftDBAI
 
 /// The opaque cursor of a paged answer: where the next page starts, bound to the request it
 /// continues.
@@ -84,19 +85,12 @@ struct PageCursor: Codable, Sendable, Hashable {
         end < count ? PageCursor(kind: kind, offset: end, request: 0).encoded : nil
     }
 
-    /// A stable fingerprint (FNV-1a, 53 bits: JSON readers may read numbers as doubles) of the
-    /// parts of a request, in order.
+    /// A stable fingerprint of the parts of a request, in order (``RowFingerprint``'s, 53 bits:
+    /// JSON readers may read numbers as doubles).
     static func fingerprint(_ parts: [String]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for part in parts {
-            for byte in part.utf8 {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01b3
-            }
-            hash ^= 0xff
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash & 0x1F_FFFF_FFFF_FFFF
+        var fingerprint = RowFingerprint()
+        fingerprint.add(parts.map(SQLValue.text))
+        return fingerprint.value
     }
 }
 

@@ -116,7 +116,7 @@ struct DatabasePrompts: Sendable {
             then answer with the SQL and what the result says.
             """
         return GetPrompt.Result(
-            description: Self.clipped("Write a query: \(question)", to: 200), messages: [.user(.text(text: fitted(text)))])
+            description: Echo.clipped("Write a query: \(question)", to: 200), messages: [.user(.text(text: fitted(text)))])
     }
 
     private func explainTable(_ name: String) async throws -> GetPrompt.Result {
@@ -207,19 +207,9 @@ struct DatabasePrompts: Sendable {
         let limit = budget.available - 512
         guard AnswerBudget.size(of: text) > limit else { return text }
         let note = "\n… (cut to fit --max-result-bytes \(budget.maxBytes); call \(naming.name("describe_schema")) for the rest.)"
-        var kept = ""
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let next = kept.isEmpty ? String(line) : kept + "\n" + line
-            guard AnswerBudget.size(of: next + note) <= limit else { break }
-            kept = next
-        }
-        if kept.isEmpty { kept = Self.clipped(text, to: max(0, limit / 8)) }
-        return kept + note
-    }
-
-    /// `text` cut to at most `characters` characters, with an ellipsis.
-    static func clipped(_ text: String, to characters: Int) -> String {
-        text.count <= characters ? text : String(text.prefix(max(0, characters - 1))) + "…"
+        let head = AnswerBudget.head(of: text, fitting: limit, note: note)
+        // A first line too long on its own: its start, clipped.
+        return head == note ? Echo.clipped(text, to: max(1, limit / 8)) + note : head
     }
 
     private func library<T: Sendable>(_ body: () async throws(SwiftDBAIError) -> T) async throws -> T {

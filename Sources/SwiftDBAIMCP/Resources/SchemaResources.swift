@@ -98,11 +98,7 @@ struct SchemaResources: Sendable {
     private func schemaText(of database: ServedDatabase, uri: String, cursor: String?) async throws -> String {
         let schema = try await visibleSchema(of: database, countingRows: false)
         if cursor == nil, AnswerBudget.size(of: .array(schema.tables.map(\.structuredValue))) * 11 / 10 < budget.available {
-            var counted = schema
-            let counts = try await rowCounts(of: schema.tableNames, in: database)
-            for position in counted.tables.indices {
-                counted.tables[position].rowCount = counts[SQLIdentifier.foldCase(counted.tables[position].name)]
-            }
+            let counted = try await visibleSchema(of: database, countingRows: true)
             let whole = try Self.json(.array(counted.tables.map(\.structuredValue)))
             if AnswerBudget.size(of: whole) <= budget.available { return whole }
         }

@@ -55,7 +55,7 @@ struct CatalogEntry: Sendable {
         if size <= bytes { return self }
         if let shown = fittedColumns(to: bytes) { return shown }
         var shorter = self
-        shorter.table.description = table.description.map { Self.clipped($0, to: 160) }
+        shorter.table.description = table.description.map { Echo.clipped($0, to: 160) }
         shorter.matchedColumns = Array(matchedColumns.prefix(8))
         return shorter.fittedColumns(to: bytes)
     }
@@ -74,10 +74,6 @@ struct CatalogEntry: Sendable {
             }
         }
         return best
-    }
-
-    private static func clipped(_ text: String, to characters: Int) -> String {
-        text.count <= characters ? text : String(text.prefix(characters - 1)) + "…"
     }
 }
 

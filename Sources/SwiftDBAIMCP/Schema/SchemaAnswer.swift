@@ -22,11 +22,7 @@ struct SchemaAnswer: Sendable {
         // Without row counts the answer is a little smaller: when even that does not fit, do
         // not count the rows of every table to find out.
         guard AnswerBudget.size(of: SchemaDescriber().describe(schema)) * 2 < budget.available else { return nil }
-        var counted = schema
-        let counts = try await executor.rowCounts(of: schema.tableNames)
-        for position in counted.tables.indices {
-            counted.tables[position].rowCount = counts[SQLIdentifier.foldCase(counted.tables[position].name)]
-        }
+        let counted = try await executor.schema(includingRowCounts: true)
         let ddl = try await ddl(of: counted)
         let structured: Value = [
             "mode": "full", "tables": .array(counted.tables.map(\.structuredValue)), "ddl": .string(ddl),

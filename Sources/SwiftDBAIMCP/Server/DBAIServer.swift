@@ -157,7 +157,7 @@ public final class DBAIServer: Sendable {
         // The descriptions of the databases share what the budget leaves to them.
         let share = max(40, (budget.available / 2 - 1_024) / max(1, databases.count))
         func described(_ database: ServedDatabase) -> String {
-            database.description.map { " (\(DatabasePrompts.clipped(SchemaDescriber.singleLine($0), to: share)))" } ?? ""
+            database.description.map { " (\(Echo.clipped(SchemaDescriber.singleLine($0), to: share)))" } ?? ""
         }
         var text: String
         if databases.count == 1, let only = databases.first {
@@ -176,7 +176,7 @@ public final class DBAIServer: Sendable {
         if configuration.allowlist.allowsWrites, configuration.confirmsDestructiveWrites {
             text += "Destructive writes need the user's confirmation."
         }
-        return DatabasePrompts.clipped(text, to: budget.available / 2)
+        return Echo.clipped(text, to: budget.available / 2)
     }
 
     /// The most items of a `tools/list`, `resources/list`, `resources/templates/list` or

@@ -32,13 +32,7 @@ extension ToolOutput {
         let structuredSize = AnswerBudget.size(of: structured)
         guard structuredSize + AnswerBudget.size(of: text) > budget.available else { return self }
         let note = "\n… (text cut to fit --max-result-bytes \(budget.maxBytes); the structured content holds the whole answer.)"
-        let room = budget.available - structuredSize - AnswerBudget.size(of: note)
-        var kept = ""
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let next = kept.isEmpty ? String(line) : kept + "\n" + line
-            guard AnswerBudget.size(of: next) <= room else { break }
-            kept = next
-        }
-        return ToolOutput(structured: structured, text: kept + note)
+        let text = AnswerBudget.head(of: text, fitting: budget.available - structuredSize, note: note)
+        return ToolOutput(structured: structured, text: text, links: links)
     }
 }
