@@ -98,9 +98,13 @@ struct ExportToolTests {
         #expect(done.isError != true, "\(text(done))")
         let written = try String(contentsOfFile: folder.appendingPathComponent("three.csv").path, encoding: .utf8)
         #expect(written == "id,label\r\n1,\"label 1, \"\"quoted\"\"\"\r\n2,\"label 2, \"\"quoted\"\"\"\r\n3,\"label 3, \"\"quoted\"\"\"\r\n")
+        // Readable as a file the user made (0644 less the umask), not private to the server.
+        let mode = try #require(FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("three.csv").path)[.posixPermissions] as? Int)
+        #expect(mode == 0o644 & ~Self.umask())
         for name in ["../escape.csv", "a/b.csv", ".hidden.csv", "taken.csv", "link.csv", "wrong.txt", "/tmp/abs.csv"] {
             let refused = try await client.call("export", ["sql": "SELECT * FROM item", "file_name": .string(name)])
             #expect(refused.isError == true, "\(name)")
+            #expect(refused._meta?.fields[ToolRegistry.errorCodeKey] == "invalid_arguments", "\(name)")
         }
         #expect(!FileManager.default.fileExists(atPath: outside))
         #expect(!FileManager.default.fileExists(atPath: database.folder.appendingPathComponent("escape.csv").path))
@@ -111,6 +115,64 @@ struct ExportToolTests {
         let failed = try await client.call("export", ["sql": "SELECT * FROM nope", "file_name": "never.csv"])
         #expect(failed.isError == true)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("never.csv").path))
+    }
+
+    /// The process's umask, read without changing it (Linux: /proc/self/status).
+    static func umask() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("Umask:") }
+        return line.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) } ?? 0o022
+    }
+
+    @Test("start-up removes partial files killed servers left: old and unlocked ones only")
+    func abandonedPartials() throws {
+        let database = try ScratchDatabase(Self.script)
+        let folder = database.folder.appendingPathComponent("exports")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func partial(_ name: String, age: TimeInterval) throws -> String {
+            let path = folder.appendingPathComponent(name).path
+            try Data("half".utf8).write(to: URL(fileURLWithPath: path))
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: path)
+            return path
+        }
+        let abandoned = try partial(".dbai-export-old.partial", age: 3_600)
+        let writing = try partial(".dbai-export-locked.partial", age: 3_600)
+        let fresh = try partial(".dbai-export-new.partial", age: 0)
+        let other = try partial(".other-old.partial", age: 3_600)
+        // Another server still writing holds its partial file locked.
+        let holder = open(writing, O_RDONLY)
+        #expect(holder >= 0)
+        #expect(flock(holder, LOCK_EX | LOCK_NB) == 0)
+        defer { close(holder) }
+        _ = try ExportDirectory(folder.path)
+        #expect(!FileManager.default.fileExists(atPath: abandoned))
+        for kept in [writing, fresh, other] { #expect(FileManager.default.fileExists(atPath: kept), "\(kept)") }
+    }
+
+    @Test("without hard links, the file is written under its name directly, never over another")
+    func withoutHardLinks() throws {
+        let database = try ScratchDatabase(Self.script)
+        let folder = database.folder.appendingPathComponent("exports")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let source = database.folder.appendingPathComponent("source.csv").path
+        try Data("a,b\r\n".utf8).write(to: URL(fileURLWithPath: source))
+        try Data("keep".utf8).write(to: folder.appendingPathComponent("taken.csv"))
+        let directory = try ExportDirectory(folder.path, linksFiles: false)
+        try directory.publish(source, as: "new.csv")
+        #expect(try String(contentsOfFile: folder.appendingPathComponent("new.csv").path, encoding: .utf8) == "a,b\r\n")
+        #expect(throws: ExportDirectory.Refusal.self) { try directory.publish(source, as: "taken.csv") }
+        #expect(throws: ExportDirectory.Refusal.self) { try directory.publish(folder.appendingPathComponent("missing").path, as: "gone.csv") }
+        #expect(try String(contentsOfFile: folder.appendingPathComponent("taken.csv").path, encoding: .utf8) == "keep")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["new.csv", "taken.csv"])
+    }
+
+    @Test("a file system refusal is export_failed, a bad name invalid_arguments")
+    func refusalCodes() {
+        let failed = ToolCallError(ExportDirectory.Refusal.failed("the export directory cannot be written", ENOSPC))
+        #expect(failed.code == .exportFailed)
+        #expect(failed.message.contains(String(cString: strerror(ENOSPC))))
+        #expect(failed.message.hasSuffix("nothing was written."))
+        #expect(throws: ExportDirectory.Refusal.self) { try ExportDirectory.check("../x.csv", extension: "csv") }
     }
 
     @Test("--export-dir must be a writable directory")

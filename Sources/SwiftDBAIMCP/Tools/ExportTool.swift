@@ -54,7 +54,7 @@ struct ExportTool: DatabaseTool {
             do {
                 try ExportDirectory.check(fileName, extension: format.fileExtension)
             } catch {
-                throw ToolCallError(error.description + ".", code: .invalidArguments)
+                throw ToolCallError(error)
             }
         }
         let executor = context.executor
@@ -63,7 +63,7 @@ struct ExportTool: DatabaseTool {
             do {
                 try directory.checkFree(published)
             } catch {
-                throw ToolCallError(error.description + "; nothing was written.", code: .invalidArguments)
+                throw ToolCallError(error)
             }
         }
         let file = try destination.store.newFile(format: format)
@@ -80,7 +80,7 @@ struct ExportTool: DatabaseTool {
                 do {
                     try directory.publish(file.path, as: published)
                 } catch {
-                    throw ToolCallError(error.description + "; nothing was written.", code: .invalidArguments)
+                    throw ToolCallError(error)
                 }
                 written = directory.path + "/" + published
             }

@@ -55,3 +55,18 @@ extension SwiftDBAIError.Code {
     /// A failure the server did not expect (a bug): the message says what it was.
     static let internalError = Self(rawValue: "internal_error")
 }
+
+extension SwiftDBAIError.Code {
+    /// An export that could not be written to `--export-dir` (a full disk, a permission).
+    static let exportFailed = Self(rawValue: "export_failed")
+}
+
+extension ToolCallError {
+    /// A file name refused by `--export-dir` (`invalid_arguments`), or a file that could not be
+    /// written there (`export_failed`).
+    init(_ refusal: ExportDirectory.Refusal) {
+        self.init(
+            refusal.description + "; nothing was written.",
+            code: refusal.kind == .failed ? .exportFailed : .invalidArguments)
+    }
+}
