@@ -246,6 +246,28 @@ databases:
     assert music["rows"] == [[275]]
 
 
+async def test_a_canned_querys_cursor_is_bound_to_its_values_exactly(dbai_bin, chinook, tmp_path) -> None:
+    path = metadata_file(tmp_path, """\
+databases:
+  chinook:
+    queries:
+      tracks_after:
+        sql: SELECT TrackId FROM Track WHERE TrackId > :max_rows AND Name >= :start ORDER BY TrackId
+""")
+    async with connect(dbai_bin, chinook, "--metadata", str(path), "--max-rows", "5") as connection:
+        first = assert_tool_ok(await connection.call("tracks_after", {"max_rows": "0", "start": ""}))
+        cursor = first["next_cursor"]
+        following = assert_tool_ok(await connection.call("tracks_after", {"max_rows": "0", "start": "", "cursor": cursor}))
+        # A :max_rows parameter is a value of the query, and a blank string a value like any other.
+        other_value = await connection.call("tracks_after", {"max_rows": "100", "start": "", "cursor": cursor})
+        blank = await connection.call("tracks_after", {"max_rows": "0", "start": " ", "cursor": cursor})
+    assert first["rows"] == [[1], [2], [3], [4], [5]]
+    assert following["rows"] == [[6], [7], [8], [9], [10]]
+    for refused in (other_value, blank):
+        assert_tool_error(refused, "cursor")
+        assert error_code(refused) == "invalid_arguments"
+
+
 async def test_column_comments_in_the_ddl_become_descriptions(dbai_bin, tmp_path: Path) -> None:
     database = tmp_path / "books.sqlite"
     with sqlite3.connect(database) as db:

@@ -7,28 +7,38 @@ import SwiftDBAI
 enum ResultCursor {
     static let kind = "query"
 
-    /// The arguments that do not choose the page (the cursor) or its size (max_rows).
+    /// The arguments of a built-in read that do not choose the page (the cursor) or its size
+    /// (max_rows).
     static let pagingArguments: Set<String> = ["cursor", "max_rows"]
 
-    /// The fingerprint of a read: its database, its tool, and its arguments as given (those
-    /// that count as not given left out), the page's own aside.
-    static func request(database: String, tool: String, arguments: ToolArguments) -> UInt64 {
-        let given = arguments.values.filter { !pagingArguments.contains($0.key) }
-        return PageCursor.fingerprint([kind, database, tool, canonical(.object(given))])
+    /// What a built-in read's result depends on: its arguments as given (those that count as not
+    /// given left out), the page's own aside.
+    static func identity(of arguments: ToolArguments) -> [String: Value] {
+        arguments.values.filter { !pagingArguments.contains($0.key) }
+    }
+
+    /// The fingerprint of a read: its database, its tool, and what its result depends on.
+    static func request(database: String, tool: String, identity: [String: Value]) -> UInt64 {
+        PageCursor.fingerprint([kind, database, tool, canonical(.object(identity))])
     }
 
     /// Runs a read whose result pages: the position of `cursor` when given, and the paging fields
     /// on the output when the result has more rows or is a later page.
     ///
     /// - Throws: ``ToolCallError`` for a cursor of another read; what `run` throws.
-    /// - Parameter shownAs: the tool's name as the client knows it (prefixed, for a built-in one).
+    /// - Parameters:
+    ///   - shownAs: the tool's name as the client knows it (prefixed, for a built-in one).
+    ///   - identity: what the result depends on, which a cursor is bound to: by default the
+    ///     arguments as ``identity(of:)`` keeps them; a canned query's bound values.
     static func pagedRead(
-        tool: String, shownAs: String, arguments: ToolArguments, context: ToolCallContext,
+        tool: String, shownAs: String, arguments: ToolArguments, identity: [String: Value]? = nil, context: ToolCallContext,
         run: (ResultPosition?) async throws -> QueryResult
     ) async throws -> ToolOutput {
         let cursor = try arguments.string("cursor")
         // The fingerprint is made only for a result that pages (a complete read costs nothing more).
-        var request: UInt64 { Self.request(database: context.database.name, tool: tool, arguments: arguments) }
+        var request: UInt64 {
+            Self.request(database: context.database.name, tool: tool, identity: identity ?? Self.identity(of: arguments))
+        }
         let position = try cursor.map { (cursor) throws(ToolCallError) in try Self.position(from: cursor, request: request) }
         let result = try await run(position)
         let executor = context.executor

@@ -148,7 +148,11 @@ struct CannedQueryTool: DatabaseTool {
             }
             return .rows(result, limits: executor.limits, budget: context.budget)
         }
-        return try await ResultCursor.pagedRead(tool: name, shownAs: name, arguments: arguments, context: context) { position in
+        // A cursor is bound to the values exactly as bound (a blank string, a :max_rows parameter).
+        let identity = values.mapValues { value -> Value in if case .text(let text) = value { .string(text) } else { .null } }
+        return try await ResultCursor.pagedRead(
+            tool: name, shownAs: name, arguments: arguments, identity: identity, context: context
+        ) { position in
             try await ProgressReporter.reporting(context.progress) {
                 try await executor.query(query.sql, arguments: .named(values), after: position)
             }
