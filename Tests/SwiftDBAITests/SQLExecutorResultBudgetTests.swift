@@ -135,6 +135,16 @@ struct SQLExecutorResultBudgetTests {
         #expect(text.contains("every row is in the structured result"))
     }
 
+    @Test("many narrow columns: the header and its rule must fit with the summary, or the text says too wide", arguments: [120, 60])
+    func renderingNarrowColumns(columns: Int) async throws {
+        let database = try ScratchDatabase(Self.script)
+        let list = (0..<columns).map { "\($0 % 10) AS \"\($0 % 10)\"" }.joined(separator: ", ")
+        let result = try await database.executor().query("SELECT \(list)")
+        let text = MarkdownTableRenderer(maxBytes: 1_024).render(result)
+        #expect(MarkdownTableRenderer.cost(text) <= 1_024, "\(MarkdownTableRenderer.cost(text)) bytes")
+        #expect(text.contains("too wide") == (columns == 120))
+    }
+
     @Test("the Markdown rendering of a clipped value keeps the marker with the value's size")
     func renderingClipped() async throws {
         let database = try ScratchDatabase(Self.script)

@@ -66,10 +66,11 @@ struct ExportSink {
         if buffer.count >= Self.bufferBytes { try flush() }
     }
 
-    /// The bytes one byte of UTF-8 text takes in a JSON string.
+    /// The bytes one byte of UTF-8 text takes in a JSON string, at most: `\b` and `\f` count as
+    /// `\u0008` and `\u000c`, as the server's writer escapes them.
     static func escapedSize(_ byte: UInt8) -> Int {
         switch byte {
-        case 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x08, 0x0C: 2
+        case 0x22, 0x5C, 0x0A, 0x0D, 0x09: 2
         case 0..<0x20, 0x7F: 6
         default: 1
         }

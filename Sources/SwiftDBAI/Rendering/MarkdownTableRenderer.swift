@@ -39,16 +39,17 @@ package struct MarkdownTableRenderer: Sendable {
         var lines: [String] = []
         lines.reserveCapacity(result.rows.count + 4)
         let header = "| " + result.columns.map { escape($0.name) }.joined(separator: " | ") + " |"
-        if let maxBytes, Self.cost(header) * 2 > maxBytes {
+        let separator = "|" + String(repeating: " --- |", count: result.columns.count)
+        // Room for the summary line below.
+        let limit = maxBytes.map { $0 - 400 }
+        if let limit, Self.cost(header) + Self.cost(separator) + 2 > limit {
             // Too wide for a table within the budget: the rows are in the structured result.
             return "\(result.columns.count) columns, \(result.rowCount == 1 ? "1 row" : "\(result.rowCount) rows"): too wide to show "
                 + "as a table here; every column and row is in the structured result."
         }
         lines.append(header)
-        lines.append("|" + String(repeating: " --- |", count: result.columns.count))
+        lines.append(separator)
         var bytes = lines.reduce(0) { $0 + Self.cost($1) }
-        // Room for the summary line below.
-        let limit = maxBytes.map { $0 - 400 }
         var shown = 0
         var clipped: [Int: [Int: Int]] = [:]
         for cell in result.clippedCells { clipped[cell.row, default: [:]][cell.column] = cell.byteCount }
