@@ -2,7 +2,8 @@
 """How dbai-mcp's start-up and schema answers grow with the schema: Chinook, then generated
 databases of N tables of 12 columns (Scripts/make_wide_db.py).
 
-For each database: start + `initialize` (a fresh process each run, median), the first
+For each database: start + `initialize` (a fresh process each run, median; the databases'
+runs interleaved), the first
 `describe_schema` after it (the schema is read then), a warm `describe_schema`, and the bytes of
 its answer and of `resources/list`. With `--before BIN`, another build runs the same
 measurements in the same run, and the ratios are printed. The goal: start + initialize on 1,000
@@ -32,15 +33,18 @@ REPO = Path(__file__).resolve().parents[1]
 GOAL_START_RATIO = 1.5
 
 
-def start_and_initialize(binary: str, database: str, runs: int) -> float:
-    samples = []
+def start_and_initialize(binary: str, databases: list[str], runs: int) -> list[float]:
+    """The median start + initialize of each database, the runs interleaved so that a busy
+    moment of the machine weighs on every database alike."""
+    samples: list[list[float]] = [[] for _ in databases]
     for _ in range(runs):
-        began = time.perf_counter()
-        client = StdioClient([binary, "--db", database], subprocess.DEVNULL)
-        client.initialize(timeout=60)
-        samples.append((time.perf_counter() - began) * 1000)
-        client.close()
-    return statistics.median(samples)
+        for index, database in enumerate(databases):
+            began = time.perf_counter()
+            client = StdioClient([binary, "--db", database], subprocess.DEVNULL)
+            client.initialize(timeout=60)
+            samples[index].append((time.perf_counter() - began) * 1000)
+            client.close()
+    return [statistics.median(series) for series in samples]
 
 
 def schema_calls(binary: str, database: str, warm_runs: int) -> dict:
@@ -66,10 +70,12 @@ def schema_calls(binary: str, database: str, warm_runs: int) -> dict:
 
 
 def measure(binary: str, databases: list[tuple[str, str]], runs: int) -> dict[str, dict]:
+    print(f"bench-schema-size: {Path(binary).name}, start-ups", file=sys.stderr, flush=True)
+    starts = start_and_initialize(binary, [path for _, path in databases], runs)
     results = {}
-    for label, path in databases:
+    for (label, path), start in zip(databases, starts):
         print(f"bench-schema-size: {Path(binary).name} on {label}", file=sys.stderr, flush=True)
-        results[label] = {"start": start_and_initialize(binary, path, runs), **schema_calls(binary, path, max(3, runs // 2))}
+        results[label] = {"start": start, **schema_calls(binary, path, max(3, runs // 2))}
     return results
 
 
