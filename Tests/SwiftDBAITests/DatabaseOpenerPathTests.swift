@@ -70,8 +70,10 @@ struct DatabaseOpenerPathTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
-    @Test("a read-only open that meets a hot journal says what to do; a writer recovers it")
-    func hotJournal() async throws {
+    @Test(
+        "a read-only open that meets a hot journal says what to do; a writer recovers it (whole schema, or its version only)",
+        arguments: [OpenedDatabase.SchemaReading.whole, .presence])
+    func hotJournal(reading: OpenedDatabase.SchemaReading) async throws {
         try await TestDatabase.withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("live.sqlite").path
             try TestDatabase.makeFile(at: path, ddl: """
@@ -95,12 +97,15 @@ struct DatabaseOpenerPathTests {
             try queue.close()
             let original = try await SQLExecutor(path: path).query("SELECT sum(length(body)), max(body) FROM big").rows
 
-            let error = await caughtError { () async throws(SwiftDBAIError) in try SQLExecutor(path: copy) }
+            let error = await caughtError { () async throws(SwiftDBAIError) in
+                try OpenedDatabase(path: copy, readOnly: true, reading: reading)
+            }
             #expect(error == .hotJournal(path: copy))
             #expect(error?.description.contains("hot journal") == true)
 
             // A connection that may write rolls the journal back; then reading works, unchanged.
-            _ = try SQLExecutor(path: copy, policy: SafetyPolicy(allowlist: .standard))
+            _ = try OpenedDatabase(path: copy, readOnly: false, reading: reading)
+            #expect(!FileManager.default.fileExists(atPath: copy + "-journal"))
             let recovered = try await SQLExecutor(path: copy).query("SELECT sum(length(body)), max(body) FROM big").rows
             #expect(recovered == original)
         }

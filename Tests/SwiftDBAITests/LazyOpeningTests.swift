@@ -43,4 +43,48 @@ struct LazyOpeningTests {
         #expect(opened.schema.tables.isEmpty)
         #expect(try await SQLExecutor(opened).schema().tableNames == ["a"])
     }
+
+    @Test("presence only: the writing connection opens at its first use; reads alone never open it")
+    func writerOpensWhenUsed() async throws {
+        let database = try ScratchDatabase("CREATE TABLE a(id INTEGER PRIMARY KEY, name TEXT);")
+        let reader = try SQLExecutor(OpenedDatabase(path: database.path, readOnly: true, reading: .presence))
+        #expect(reader.writer.ifOpen == nil)
+        #expect(try await reader.query("SELECT count(*) FROM a").rows == [[.integer(0)]])
+        #expect(reader.writer.ifOpen == nil, "reads run on the reader pool")
+
+        let writer = try SQLExecutor(
+            OpenedDatabase(path: database.path, readOnly: false, reading: .presence), policy: SafetyPolicy(allowlist: .standard))
+        #expect(writer.writer.ifOpen == nil)
+        let inserted = try await writer.execute("INSERT INTO a(name) VALUES ('x')")
+        #expect(inserted.rowsAffected == 1)
+        #expect(writer.writer.ifOpen != nil)
+        await writer.close()
+        await #expect(throws: SwiftDBAIError.self) { try await writer.execute("INSERT INTO a(name) VALUES ('y')") }
+    }
+
+    @Test("presence only: a file whose tables were all dropped opens (its schema version is not 0); its first use says it is empty")
+    func everyTableDropped() async throws {
+        let database = try ScratchDatabase("CREATE TABLE a(id INTEGER PRIMARY KEY); DROP TABLE a;")
+        let executor = try SQLExecutor(OpenedDatabase(path: database.path, readOnly: true, reading: .presence))
+        await #expect(throws: SwiftDBAIError.emptyDatabase(path: database.path)) { try await executor.schema() }
+        #expect(throws: SwiftDBAIError.emptyDatabase(path: database.path)) {
+            try OpenedDatabase(path: database.path, readOnly: true, reading: .names)
+        }
+    }
+
+    @Test("presence only: the file is checked at opening as a full opening checks it", arguments: [
+        ("", "empty"), ("not a database at all, but long enough to have a header", "notADatabase"),
+    ])
+    func presenceChecksTheFile(contents: String, expected: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("presence-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("file.sqlite").path
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: SwiftDBAIError.self) { try OpenedDatabase(path: path, readOnly: true, reading: .presence) }
+        #expect(error == (expected == "empty" ? .emptyDatabase(path: path) : .notADatabase(path: path)))
+        #expect(throws: SwiftDBAIError.fileNotFound(path: path + "-missing")) {
+            try OpenedDatabase(path: path + "-missing", readOnly: true, reading: .presence)
+        }
+    }
 }

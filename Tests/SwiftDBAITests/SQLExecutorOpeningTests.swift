@@ -46,10 +46,10 @@ struct SQLExecutorOpeningTests {
     func readOnlyConnection() async throws {
         let database = try ScratchDatabase("CREATE TABLE t(a);")
         let executor = try database.executor(.readOnly)
-        _ = try await executor.database.read { db in
+        _ = try await executor.writer.queue().read { db in
             #expect(throws: DatabaseError.self) { try db.execute(sql: "INSERT INTO t VALUES (1)") }
         }
-        #expect(executor.database.configuration.readonly)
+        #expect(try executor.writer.queue().configuration.readonly)
     }
 
     @Test("the cached schema refreshes when another connection changes it")

@@ -51,12 +51,7 @@ package enum DatabaseOpener {
         } catch let error as SwiftDBAIError {
             throw error
         } catch let error as DatabaseError {
-            switch SwiftDBAIError(error, path: path) {
-            case let known where known == .notADatabase(path: path) || known == .hotJournal(path: path):
-                throw known
-            default:
-                throw .cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
-            }
+            throw openingError(error, path: path)
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
@@ -66,6 +61,48 @@ package enum DatabaseOpener {
             throw .cannotOpen(path: path, reason: "the file changed while it was being opened; try again")
         }
         return database
+    }
+
+    /// The error of a connection that failed to open or to read the file's first page.
+    private static func openingError(_ error: DatabaseError, path: String) -> SwiftDBAIError {
+        switch SwiftDBAIError(error, path: path) {
+        case let known where known == .notADatabase(path: path) || known == .hotJournal(path: path):
+            known
+        default:
+            .cannotOpen(path: path, reason: error.message ?? "\(error.resultCode)")
+        }
+    }
+
+    /// The schema version of the file at `path` (`PRAGMA schema_version`), read from its first
+    /// page on a connection of its own, without SQLite parsing the schema: the cheap check that
+    /// the file is an SQLite database that holds a schema, whatever its size. Reading recovers a
+    /// hot journal when the connection may write, as opening does.
+    ///
+    /// - Throws: ``SwiftDBAIError`` as ``open(path:readOnly:busyTimeout:maxValueBytes:extensions:)``;
+    ///   `emptyDatabase` for a file where no table, view, index or trigger was ever created
+    ///   (version 0).
+    package static func schemaVersion(ofFileAt path: String, readOnly: Bool, busyTimeout: TimeInterval) throws(SwiftDBAIError) -> Int {
+        let file = try checkFile(at: path)
+        var connection: OpaquePointer?
+        defer { sqlite3_close_v2(connection) }
+        func failure(_ code: Int32) -> SwiftDBAIError {
+            let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
+            return openingError(DatabaseError(resultCode: ResultCode(rawValue: extended), message: message), path: path)
+        }
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
+        let opened = sqlite3_open_v2(file.resolvedPath, &connection, flags, nil)
+        guard opened == SQLITE_OK, let connection else { throw failure(opened) }
+        sqlite3_busy_timeout(connection, Int32(clamping: Int(busyTimeout * 1_000)))
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        let prepared = sqlite3_prepare_v2(connection, "PRAGMA schema_version", -1, &statement, nil)
+        guard prepared == SQLITE_OK else { throw failure(prepared) }
+        let stepped = sqlite3_step(statement)
+        guard stepped == SQLITE_ROW else { throw failure(stepped) }
+        let version = Int(sqlite3_column_int64(statement, 0))
+        guard version != 0 else { throw .emptyDatabase(path: path) }
+        return version
     }
 
     /// The connection settings of ``open(path:readOnly:busyTimeout:maxValueBytes:extensions:)``.

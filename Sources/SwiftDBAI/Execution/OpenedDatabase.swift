@@ -21,7 +21,7 @@ public struct OpenedDatabase: Sendable {
     public let extensions: [SQLiteExtension]
     /// False when ``schema`` holds names and kinds only, or nothing (``SchemaReading``).
     package let isSchemaComplete: Bool
-    let queue: DatabaseQueue
+    let connection: WriterConnection
 
     /// Opens the file at `path` (never creating it) and reads its schema, which also recovers a
     /// hot journal when the connection may write.
@@ -45,8 +45,11 @@ public struct OpenedDatabase: Sendable {
         case whole
         /// The tables and views by name and kind only, in one statement.
         case names
-        /// Only that the database holds a table or view: ``schema`` is empty. SQLite still
-        /// parses the schema once, but nothing is built from it.
+        /// Only that the database holds a schema (its schema version, read from the file's
+        /// first page): ``schema`` is empty, and the connection opens at its first use, so that
+        /// SQLite does not parse the schema yet either. With extensions, the connection opens
+        /// now (an extension that fails to load is an error of opening), and checks that the
+        /// schema holds a table or view.
         case presence
     }
 
@@ -59,9 +62,22 @@ public struct OpenedDatabase: Sendable {
         path: String, readOnly: Bool, limits: ExecutionLimits = ExecutionLimits(), extensions: [SQLiteExtension] = [],
         reading: SchemaReading
     ) throws(SwiftDBAIError) {
-        let queue = try DatabaseOpener.open(
-            path: path, readOnly: readOnly, busyTimeout: limits.busyTimeout.seconds, maxValueBytes: limits.maxValueBytes,
-            extensions: extensions)
+        self.path = path
+        self.limits = limits
+        self.extensions = extensions
+        self.isSchemaComplete = reading == .whole
+        let open = { @Sendable () throws(SwiftDBAIError) -> DatabaseQueue in
+            try DatabaseOpener.open(
+                path: path, readOnly: readOnly, busyTimeout: limits.busyTimeout.seconds, maxValueBytes: limits.maxValueBytes,
+                extensions: extensions)
+        }
+        if reading == .presence, extensions.isEmpty {
+            let version = try DatabaseOpener.schemaVersion(ofFileAt: path, readOnly: readOnly, busyTimeout: limits.busyTimeout.seconds)
+            schema = DatabaseSchema(tables: [], schemaVersion: version)
+            connection = WriterConnection(path: path, open: open)
+            return
+        }
+        let queue = try open()
         do {
             let introspector = SchemaIntrospector(includesRowCounts: false)
             schema = try queue.read { db in
@@ -75,11 +91,7 @@ public struct OpenedDatabase: Sendable {
             try? queue.close()
             throw SwiftDBAIError(error, path: path)
         }
-        self.path = path
-        self.limits = limits
-        self.extensions = extensions
-        self.queue = queue
-        self.isSchemaComplete = reading == .whole
+        connection = WriterConnection(queue)
     }
 }
 
@@ -93,7 +105,7 @@ extension SQLExecutor {
         descriptions: SchemaDescriptions = SchemaDescriptions()
     ) throws(SwiftDBAIError) {
         try self.init(
-            database: opened.queue, policy: policy, limits: opened.limits, delegate: delegate,
+            writer: opened.connection, policy: policy, limits: opened.limits, delegate: delegate,
             knownSchema: opened.isSchemaComplete ? opened.schema : nil, extensions: opened.extensions,
             descriptions: descriptions, readsSchemaNow: opened.isSchemaComplete)
     }

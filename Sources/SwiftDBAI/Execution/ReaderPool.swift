@@ -17,6 +17,8 @@ final class ReaderPool: Sendable {
         var idle: [DatabaseQueue] = []
         /// Every connection opened, in use or not.
         var all: [DatabaseQueue] = []
+        /// Closed: no connection is handed out any more.
+        var closed = false
     }
 
     private let connections = Mutex(Connections())
@@ -33,9 +35,9 @@ final class ReaderPool: Sendable {
     ///
     /// - Throws: the error of `body`.
     func read<T: Sendable>(
-        _ body: @escaping @Sendable (Database) throws -> T, fallback: DatabaseQueue
+        _ body: @escaping @Sendable (Database) throws -> T, fallback: WriterConnection
     ) async throws -> T {
-        guard let connection = try? checkOut() else { return try await fallback.read(body) }
+        guard let connection = try? checkOut() else { return try await fallback.queue().read(body) }
         defer { connections.withLock { $0.idle.append(connection) } }
         return try await connection.read(body)
     }
@@ -45,13 +47,21 @@ final class ReaderPool: Sendable {
         for connection in connections.withLock({ $0.all }) { connection.interrupt() }
     }
 
-    /// Closes the idle connections (the pool is not used afterwards).
+    /// Closes the idle connections; later reads go to the fallback (which fails once closed too).
     func close() {
-        for connection in connections.withLock({ $0.idle }) { try? connection.close() }
+        let idle = connections.withLock { state in
+            defer { state.idle = []; state.closed = true }
+            return state.idle
+        }
+        for connection in idle { try? connection.close() }
     }
 
+    private struct Closed: Error {}
+
     private func checkOut() throws -> DatabaseQueue {
-        if let connection = connections.withLock({ $0.idle.popLast() }) { return connection }
+        let (idle, closed) = connections.withLock { ($0.idle.popLast(), $0.closed) }
+        if closed { throw Closed() }
+        if let idle { return idle }
         let connection = try DatabaseQueue(path: path, configuration: configuration)
         connections.withLock { $0.all.append(connection) }
         return connection

@@ -28,8 +28,9 @@ public final class SQLExecutor: Sendable {
     /// Hooks for confirmation and auditing; nil means destructive statements need `confirmed: true`.
     public let delegate: (any SQLExecutionDelegate)?
 
-    /// The connection that writes (and reads, when there is no reader pool).
-    let database: DatabaseQueue
+    /// The connection that writes (and reads, when there is no reader pool), opened at its
+    /// first use when the executor was made from a database opened with its schema unread.
+    let writer: WriterConnection
     /// Read-only connections for reads that run side by side; nil for a database given as a queue.
     let readers: ReaderPool?
     /// Orders database accesses: reads together (up to the pool's size), writes alone.
@@ -77,7 +78,7 @@ public final class SQLExecutor: Sendable {
         }
         try loaded.get()
         try self.init(
-            database: database, policy: policy, limits: limits, delegate: delegate, knownSchema: nil, extensions: extensions,
+            writer: WriterConnection(database), policy: policy, limits: limits, delegate: delegate, knownSchema: nil, extensions: extensions,
             descriptions: descriptions)
     }
 
@@ -86,20 +87,21 @@ public final class SQLExecutor: Sendable {
     /// a file gets a pool of read-only connections. Without `readsSchemaNow`, the schema is read
     /// and its classifier built at the first access instead, so that opening costs the same
     /// whatever the size of the schema.
-    package init(
-        database: DatabaseQueue, policy: SafetyPolicy, limits: ExecutionLimits,
+    init(
+        writer: WriterConnection, policy: SafetyPolicy, limits: ExecutionLimits,
         delegate: (any SQLExecutionDelegate)?, knownSchema: DatabaseSchema?, extensions: [SQLiteExtension] = [],
         descriptions: SchemaDescriptions = SchemaDescriptions(), readsSchemaNow: Bool = true
     ) throws(SwiftDBAIError) {
-        self.database = database
+        self.writer = writer
         self.policy = policy
         self.limits = limits
         self.delegate = delegate
         self.schemaCache = SchemaCache(policy: policy, extensions: extensions, descriptions: descriptions)
-        let isFile = !database.path.isEmpty && database.path != ":memory:" && !database.path.hasPrefix("file:")
+        let path = writer.path
+        let isFile = !path.isEmpty && path != ":memory:" && !path.hasPrefix("file:")
         readers = isFile
             ? ReaderPool(
-                path: database.path,
+                path: path,
                 configuration: DatabaseOpener.configuration(
                     readOnly: true, busyTimeout: limits.busyTimeout.seconds, maxValueBytes: limits.maxValueBytes,
                     extensions: extensions),
@@ -108,14 +110,14 @@ public final class SQLExecutor: Sendable {
         gate = TurnQueue(maxShared: isFile ? Self.concurrentReads : 1)
         guard readsSchemaNow else { return }
         do {
-            _ = try database.read { db in try schemaCache.current(db, known: knownSchema) }
+            _ = try writer.queue().read { db in try schemaCache.current(db, known: knownSchema) }
         } catch {
-            throw SwiftDBAIError(error, path: database.path)
+            throw SwiftDBAIError(error, path: path)
         }
     }
 
     private init(sharing other: SQLExecutor, policy: SafetyPolicy, delegate: (any SQLExecutionDelegate)?) {
-        database = other.database
+        writer = other.writer
         readers = other.readers
         gate = other.gate
         self.policy = policy
@@ -141,7 +143,7 @@ public final class SQLExecutor: Sendable {
     /// Interrupts every statement running now (reads and writes); interrupted writes roll back.
     /// For a prompt shutdown: the calls waiting on them fail with ``SwiftDBAIError/cancelled``.
     public func interruptAll() {
-        database.interrupt()
+        writer.ifOpen?.interrupt()
         readers?.interrupt()
     }
 
@@ -149,12 +151,12 @@ public final class SQLExecutor: Sendable {
     public func close() async {
         _ = try? await gate.run(.exclusive) {
             readers?.close()
-            try? database.close()
+            writer.close()
         }
     }
 
     /// The path of the database file.
-    public var path: String { database.path }
+    public var path: String { writer.path }
 
     // MARK: - Schema
 
@@ -225,7 +227,7 @@ public final class SQLExecutor: Sendable {
     ///   whatever the policy, or another ``SwiftDBAIError``.
     package func classifyNow(_ sql: String) throws(SwiftDBAIError) -> ClassifiedStatement {
         do {
-            return try database.read { db in try self.schemaCache.classify(sql, in: db) }
+            return try writer.queue().read { db in try self.schemaCache.classify(sql, in: db) }
         } catch {
             throw mapped(error)
         }
@@ -253,21 +255,21 @@ public final class SQLExecutor: Sendable {
     /// its turn among the executor's accesses.
     func reading<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await gate.run(.shared) {
-            if let readers { return try await readers.read(body, fallback: database) }
-            return try await database.read(body)
+            if let readers { return try await readers.read(body, fallback: writer) }
+            return try await writer.queue().read(body)
         }
     }
 
     /// Runs `body` on the writing connection, outside any transaction, alone.
     func writing<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await gate.run(.exclusive) {
-            try await database.writeWithoutTransaction(body)
+            try await writer.queue().writeWithoutTransaction(body)
         }
     }
 
     /// Maps any error to a ``SwiftDBAIError``.
     func mapped(_ error: any Error) -> SwiftDBAIError {
-        SwiftDBAIError(error, path: database.path, valueLimit: limits.maxValueBytes)
+        SwiftDBAIError(error, path: writer.path, valueLimit: limits.maxValueBytes)
     }
 
     /// Maps an error raised during a statement, telling a timeout from a cancellation.

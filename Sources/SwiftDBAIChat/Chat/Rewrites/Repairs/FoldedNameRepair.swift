@@ -16,7 +16,7 @@ struct FoldedNameRepair: SQLRewriteRule {
 
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
         guard let error = context.error else { return nil }
-        let (sql, schema) = (statement.sql, context.schema)
+        let schema = context.schema
         if let table = JoinBridgeRepair.missingBareName(after: "no such table: ", in: error) {
             return Self.repairedTable(table, in: statement, schema: schema)
         }
