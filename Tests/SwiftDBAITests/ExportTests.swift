@@ -103,6 +103,30 @@ struct ExportTests {
         }
     }
 
+    @Test("a chunk fits its size as the server's JSON escapes it: \\b and \\f as \\u0008 and \\u000c")
+    func controlCharacters() async throws {
+        let database = try ScratchDatabase("""
+            CREATE TABLE t(id INTEGER PRIMARY KEY, body TEXT);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+            INSERT INTO t SELECT i, replace(printf('%.*c', 60, 'x'), 'x', char(8) || char(12)) FROM n;
+            """)
+        let (text, summary) = try await export(database, "SELECT body FROM t", format: .csv, chunkBytes: 1_000)
+        let bytes = Array(text.utf8)
+        func escaped(_ byte: UInt8) -> Int {
+            switch byte {
+            case 0x22, 0x5C, 0x0A, 0x0D, 0x09: 2
+            case 0..<0x20, 0x7F: 6
+            default: 1
+            }
+        }
+        let starts = summary.chunkStarts
+        #expect(starts.count > 1)
+        for (number, start) in starts.enumerated() {
+            let end = number + 1 < starts.count ? starts[number + 1] : bytes.count
+            #expect(bytes[start..<end].reduce(0) { $0 + escaped($1) } <= 1_000, "chunk \(number)")
+        }
+    }
+
     @Test("the same gates as query: writes, hidden tables and unknown tables are refused")
     func gates() async throws {
         let database = try ScratchDatabase(Self.script + "CREATE TABLE secret(x); INSERT INTO secret VALUES (42);")

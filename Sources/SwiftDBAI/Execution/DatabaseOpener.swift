@@ -38,11 +38,17 @@ package enum DatabaseOpener {
     /// - Throws: ``SwiftDBAIError/fileNotFound(path:)``, ``SwiftDBAIError/emptyDatabase(path:)``,
     ///   ``SwiftDBAIError/notADatabase(path:)``, ``SwiftDBAIError/cannotOpen(path:reason:)`` or
     ///   ``SwiftDBAIError/extensionNotLoaded(path:reason:)``.
+    ///   - identity: the device and inode the file must still have (``CheckedFile/identity``),
+    ///     for a connection opened later than the file was first checked.
     package static func open(
         path: String, readOnly: Bool, busyTimeout: TimeInterval = defaultBusyTimeout,
-        maxValueBytes: Int = ExecutionLimits.defaultMaxValueBytes, extensions: [SQLiteExtension] = []
+        maxValueBytes: Int = ExecutionLimits.defaultMaxValueBytes, extensions: [SQLiteExtension] = [],
+        expecting identity: [UInt64]? = nil
     ) throws(SwiftDBAIError) -> DatabaseQueue {
         let file = try checkFile(at: path)
+        if let identity, file.identity != identity {
+            throw .cannotOpen(path: path, reason: "the file was replaced since it was first opened; restart to use the new file")
+        }
         let configuration = configuration(
             readOnly: readOnly, busyTimeout: busyTimeout, maxValueBytes: maxValueBytes, extensions: extensions)
         let database: DatabaseQueue
@@ -74,14 +80,18 @@ package enum DatabaseOpener {
     }
 
     /// The schema version of the file at `path` (`PRAGMA schema_version`), read from its first
-    /// page on a connection of its own, without SQLite parsing the schema: the cheap check that
-    /// the file is an SQLite database that holds a schema, whatever its size. Reading recovers a
-    /// hot journal when the connection may write, as opening does.
+    /// page on a read-only connection of its own, without SQLite parsing the schema: the cheap
+    /// check that the file is an SQLite database that holds a schema, whatever its size. The
+    /// connection never writes: it checkpoints no WAL as it closes, and a hot journal is the
+    /// `hotJournal` error (a connection that may write recovers it as it opens).
     ///
-    /// - Throws: ``SwiftDBAIError`` as ``open(path:readOnly:busyTimeout:maxValueBytes:extensions:)``;
+    /// - Returns: the version, and the file checked (its identity, for a later opening).
+    /// - Throws: ``SwiftDBAIError`` as ``open(path:readOnly:busyTimeout:maxValueBytes:extensions:expecting:)``;
     ///   `emptyDatabase` for a file where no table, view, index or trigger was ever created
     ///   (version 0).
-    package static func schemaVersion(ofFileAt path: String, readOnly: Bool, busyTimeout: TimeInterval) throws(SwiftDBAIError) -> Int {
+    package static func schemaVersion(
+        ofFileAt path: String, busyTimeout: TimeInterval
+    ) throws(SwiftDBAIError) -> (version: Int, file: CheckedFile) {
         let file = try checkFile(at: path)
         var connection: OpaquePointer?
         defer { sqlite3_close_v2(connection) }
@@ -90,7 +100,7 @@ package enum DatabaseOpener {
             let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
             return openingError(DatabaseError(resultCode: ResultCode(rawValue: extended), message: message), path: path)
         }
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
         let opened = sqlite3_open_v2(file.resolvedPath, &connection, flags, nil)
         guard opened == SQLITE_OK, let connection else { throw failure(opened) }
         sqlite3_busy_timeout(connection, Int32(clamping: Int(busyTimeout * 1_000)))
@@ -102,7 +112,7 @@ package enum DatabaseOpener {
         guard stepped == SQLITE_ROW else { throw failure(stepped) }
         let version = Int(sqlite3_column_int64(statement, 0))
         guard version != 0 else { throw .emptyDatabase(path: path) }
-        return version
+        return (version, file)
     }
 
     /// The connection settings of ``open(path:readOnly:busyTimeout:maxValueBytes:extensions:)``.
@@ -129,11 +139,11 @@ package enum DatabaseOpener {
     }
 
     /// A regular file checked by ``checkFile(at:)``.
-    struct CheckedFile: Sendable, Hashable {
+    package struct CheckedFile: Sendable, Hashable {
         /// The absolute path with symbolic links resolved.
-        var resolvedPath: String
+        package var resolvedPath: String
         /// The device and inode of the file.
-        var identity: [UInt64]
+        package var identity: [UInt64]
     }
 
     /// Checks that `path` names a readable SQLite file: a regular file once symbolic links are

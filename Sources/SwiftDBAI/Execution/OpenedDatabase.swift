@@ -46,10 +46,12 @@ public struct OpenedDatabase: Sendable {
         /// The tables and views by name and kind only, in one statement.
         case names
         /// Only that the database holds a schema (its schema version, read from the file's
-        /// first page): ``schema`` is empty, and the connection opens at its first use, so that
-        /// SQLite does not parse the schema yet either. With extensions, the connection opens
-        /// now (an extension that fails to load is an error of opening), and checks that the
-        /// schema holds a table or view.
+        /// first page): ``schema`` is empty, and the connection opens at its first use (on the
+        /// same file: one replaced meanwhile is refused), so that SQLite does not parse the
+        /// schema yet either. A file whose tables were all dropped passes; its first use says
+        /// it is empty. With extensions, or a hot journal to recover, the connection opens now
+        /// (an extension that fails to load is an error of opening) and checks that the schema
+        /// holds a table or view.
         case presence
     }
 
@@ -72,10 +74,18 @@ public struct OpenedDatabase: Sendable {
                 extensions: extensions)
         }
         if reading == .presence, extensions.isEmpty {
-            let version = try DatabaseOpener.schemaVersion(ofFileAt: path, readOnly: readOnly, busyTimeout: limits.busyTimeout.seconds)
-            schema = DatabaseSchema(tables: [], schemaVersion: version)
-            connection = WriterConnection(path: path, open: open)
-            return
+            do {
+                let (version, file) = try DatabaseOpener.schemaVersion(ofFileAt: path, busyTimeout: limits.busyTimeout.seconds)
+                schema = DatabaseSchema(tables: [], schemaVersion: version)
+                connection = WriterConnection(path: path) { () throws(SwiftDBAIError) -> DatabaseQueue in
+                    try DatabaseOpener.open(
+                        path: path, readOnly: readOnly, busyTimeout: limits.busyTimeout.seconds, maxValueBytes: limits.maxValueBytes,
+                        expecting: file.identity)
+                }
+                return
+            } catch let error where error == .hotJournal(path: path) && !readOnly {
+                // A connection that may write rolls the journal back as it opens: open it now.
+            }
         }
         let queue = try open()
         do {

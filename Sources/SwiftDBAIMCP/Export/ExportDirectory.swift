@@ -1,4 +1,5 @@
 import Foundation
+import SwiftDBAI
 
 /// The directory of `--export-dir`: opened once at start-up, and the only place outside the
 /// server's own temporary directory where an export is ever written.
@@ -10,8 +11,9 @@ final class ExportDirectory: Sendable {
     /// The directory's real path.
     let path: String
     private let descriptor: Int32
-    /// False to publish as on a file system without hard links (tests).
-    private let linksFiles: Bool
+    /// False once the directory refused a hard link (a file system without them), or for tests:
+    /// files are then written under their names directly.
+    private let linksFiles: Mutex<Bool>
 
     /// The prefix and suffix of a file being written, hidden until it is complete.
     static let partialPrefix = ".dbai-export-"
@@ -25,7 +27,7 @@ final class ExportDirectory: Sendable {
     /// - Throws: ``DBAIServerConfigurationError/exportDirectory(_:reason:)`` when it is missing,
     ///   not a directory, or not writable.
     init(_ given: String, linksFiles: Bool = true) throws(DBAIServerConfigurationError) {
-        self.linksFiles = linksFiles
+        self.linksFiles = Mutex(linksFiles)
         guard let resolved = realpath(given, nil) else {
             throw .exportDirectory(given, reason: "it does not exist")
         }
@@ -99,27 +101,30 @@ final class ExportDirectory: Sendable {
     /// - Throws: ``Refusal`` when the name is taken or the file cannot be written; nothing is
     ///   left in the directory then.
     func publish(_ source: String, as name: String) throws(Refusal) {
-        guard linksFiles else { return try publishInPlace(source, as: name) }
+        guard linksFiles.withLock({ $0 }) else { return try publishInPlace(source, as: name) }
         let temporary = "\(Self.partialPrefix)\(UUID().uuidString.lowercased())\(Self.partialSuffix)"
         let target = try create(temporary)
         defer { unlinkat(descriptor, temporary, 0) }
+        let linked: Int32
         do {
             defer { close(target) }
-            // Held while writing: a server starting meanwhile leaves this file alone.
+            // Held until linked: a server starting meanwhile leaves this file alone.
             _ = flock(target, LOCK_EX | LOCK_NB)
             try Self.copy(source, to: target)
+            linked = linkat(descriptor, temporary, descriptor, name, 0) == 0 ? 0 : errno
         }
-        if linkat(descriptor, temporary, descriptor, name, 0) == 0 { return }
-        let code = errno
-        if code == EEXIST { throw taken(name, isLink: false) }
-        guard [EPERM, EOPNOTSUPP, ENOTSUP, EMLINK, ENOSYS, EXDEV].contains(code) else {
-            throw .failed("\(name) cannot be created in the export directory", code)
+        if linked == 0 { return }
+        if linked == EEXIST { throw taken(name, isLink: false) }
+        guard [EPERM, EOPNOTSUPP, ENOTSUP, EMLINK, ENOSYS, EXDEV].contains(linked) else {
+            throw .failed("\(name) cannot be created in the export directory", linked)
         }
+        // No hard links here: from now on, files are written under their names.
+        linksFiles.withLock { $0 = false }
         try publishInPlace(source, as: name)
     }
 
     /// Without hard links: `name` is created exclusively and the copy written into it; a copy
-    /// that fails is removed.
+    /// that fails is removed (a server killed meanwhile leaves the partial file under `name`).
     private func publishInPlace(_ source: String, as name: String) throws(Refusal) {
         let target = try create(name)
         do {
@@ -171,6 +176,14 @@ final class ExportDirectory: Sendable {
         }
     }
 
+    private static func modificationSeconds(_ status: stat) -> Int {
+        #if canImport(Darwin)
+            Int(status.st_mtimespec.tv_sec)
+        #else
+            Int(status.st_mtim.tv_sec)
+        #endif
+    }
+
     /// Removes the hidden partial files that servers killed while writing left here: only
     /// those older than ``abandonedAfter`` that no process holds locked.
     private func removeAbandonedPartials() {
@@ -179,10 +192,15 @@ final class ExportDirectory: Sendable {
         for name in names where name.hasPrefix(Self.partialPrefix) && name.hasSuffix(Self.partialSuffix) {
             var status = stat()
             guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-                  now - TimeInterval(status.st_mtim.tv_sec) > Self.abandonedAfter else { continue }
-            let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+                  now - TimeInterval(Self.modificationSeconds(status)) > Self.abandonedAfter else { continue }
+            // Non-blocking: a FIFO swapped in meanwhile must not hang start-up.
+            let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             guard file >= 0 else { continue }
-            if flock(file, LOCK_EX | LOCK_NB) == 0 { unlinkat(descriptor, name, 0) }
+            var opened = stat()
+            if fstat(file, &opened) == 0, (opened.st_mode & S_IFMT) == S_IFREG, opened.st_ino == status.st_ino,
+               flock(file, LOCK_EX | LOCK_NB) == 0 {
+                unlinkat(descriptor, name, 0)
+            }
             close(file)
         }
     }
