@@ -67,7 +67,10 @@ let package = Package(
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            // The result view's source; Scripts/embed-view writes it into ResultViewDocument.swift,
+            // so that the binary carries it without a resource bundle.
+            exclude: ["Apps/result-view.html"]
         ),
         // MCP Streamable HTTP (`dbai-mcp --http`) on SwiftNIO, which the HTTP client of the
         // language models already brings: the socket server under SwiftDBAIMCP's endpoint.

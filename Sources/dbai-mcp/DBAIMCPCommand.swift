@@ -80,6 +80,9 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         "The most MiB the exports kept take together (and one export at most); the oldest are removed first.", valueName: "MiB"))
     var exportMaxMB: Int = 512
 
+    @Flag(name: .customLong("no-ui"), help: "Offer no MCP Apps view (ui://dbai/result) even to hosts that show them: results as text and structured content only.")
+    var noUI = false
+
     @Flag(name: .customLong("no-confirm"), help: "Run destructive writes, and writes a model wrote for `ask`, without asking for confirmation (automation only).")
     var noConfirm = false
 
@@ -286,6 +289,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             extensions: loadExtension.map { SQLiteExtension(path: $0) })
         configuration.exports = ExportSettings(
             directory: exportDirectory, timeToLive: .seconds(exportTTLSeconds), maxBytes: exportMaxMB << 20)
+        configuration.offersViews = !noUI
         let server: DBAIServer
         do {
             server = try DBAIServer(configuration: configuration)

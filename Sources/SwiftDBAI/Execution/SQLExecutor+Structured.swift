@@ -44,7 +44,14 @@ extension SQLExecutor {
     /// - Throws: as ``StructuredStatementBuilder/aggregate(_:)`` and
     ///   ``query(_:arguments:maxRows:)``.
     public func aggregate(_ request: AggregateRequest, after position: ResultPosition? = nil) async throws(SwiftDBAIError) -> QueryResult {
-        let statement = try await statementBuilder().aggregate(request)
+        let statement = try await aggregateStatement(request)
         return try await query(statement.sql, arguments: statement.arguments, after: position)
+    }
+
+    /// The statement ``aggregate(_:after:)`` runs for `request`, with its values.
+    ///
+    /// - Throws: ``SwiftDBAIError`` as ``aggregate(_:after:)``, before anything runs.
+    package func aggregateStatement(_ request: AggregateRequest) async throws(SwiftDBAIError) -> BoundStatement {
+        try await statementBuilder().aggregate(request)
     }
 }

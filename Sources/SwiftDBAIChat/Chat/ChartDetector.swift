@@ -3,11 +3,11 @@ import SwiftDBAI
 
 /// Suggests a chart for a result: a line for values over time, a pie for a few shares of a
 /// whole, a bar for values per category — or nothing.
-enum ChartDetector {
+package enum ChartDetector {
     /// The chart that suits the result, or nil.
     ///
     /// - Parameter question: the question asked; words like "share" or "percentage" favour a pie.
-    static func chart(for result: QueryResult, question: String = "") -> ChartSpecification? {
+    package static func chart(for result: QueryResult, question: String = "") -> ChartSpecification? {
         guard result.columns.count >= 2, result.rowCount >= 2 else { return nil }
         guard let valueIndex = result.columns.indices.last(where: { isNumeric(column: $0, in: result) }) else {
             return nil

@@ -30,9 +30,10 @@ enum ResultCursor {
     ///   - shownAs: the tool's name as the client knows it (prefixed, for a built-in one).
     ///   - identity: what the result depends on, which a cursor is bound to: by default the
     ///     arguments as ``identity(of:)`` keeps them; a canned query's bound values.
+    ///   - bound: the values bound to the statement, for the result view (MCP Apps sessions).
     static func pagedRead(
-        tool: String, shownAs: String, arguments: ToolArguments, identity: [String: Value]? = nil, context: ToolCallContext,
-        run: (ResultPosition?) async throws -> QueryResult
+        tool: String, shownAs: String, arguments: ToolArguments, identity: [String: Value]? = nil, bound: SQLArguments,
+        context: ToolCallContext, run: (ResultPosition?) async throws -> QueryResult
     ) async throws -> ToolOutput {
         let cursor = try arguments.string("cursor")
         // The fingerprint is made only for a result that pages (a complete read costs nothing more).
@@ -43,6 +44,8 @@ enum ResultCursor {
         let result = try await run(position)
         let executor = context.executor
         var output = ToolOutput.rows(result, limits: executor.limits, budget: context.budget)
+        if context.showsApps { output.view = ResultViewSource(
+            database: context.database.name, sql: result.sql, arguments: bound, result: result) }
         guard result.next != nil || position != nil else { return output }
         let mayShift = try await Self.mayShift(result.sql, executor: executor)
         annotate(&output, result: result, request: request, mayShift: mayShift, tool: shownAs)

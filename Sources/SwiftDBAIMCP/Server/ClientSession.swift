@@ -13,6 +13,7 @@ final class ClientSession: Sendable {
     private struct State {
         var capabilities: Client.Capabilities?
         var logLevel: LogLevel = .warning
+        var showsApps = false
     }
 
     private let state = Mutex(State())
@@ -30,6 +31,16 @@ final class ClientSession: Sendable {
 
     func initialized(with capabilities: Client.Capabilities) {
         state.withLock { $0.capabilities = capabilities }
+    }
+
+    /// Records that the client declared MCP Apps (``AppsExtension``) in `initialize`.
+    func declaredApps() {
+        state.withLock { $0.showsApps = true }
+    }
+
+    /// True when the client declared MCP Apps: it shows the result view.
+    var showsApps: Bool {
+        state.withLock { $0.showsApps }
     }
 
     func setLogLevel(_ level: LogLevel) {

@@ -115,10 +115,17 @@ public final class DBAIServer: Sendable {
         let client = ClientSession(databases: databases.map(\.name))
         let server = makeServer()
         await register(on: server, session: client)
+        let offersViews = configuration.offersViews
         let routing = RoutingTransport(
             transport, gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger,
             turnKind: { [registry] name in registry.turnKind(of: name) },
-            onShutdown: onShutdown
+            onShutdown: onShutdown,
+            onInitialize: { params in
+                // MCP Apps: declared back, and the view offered, only to a client that declared it.
+                guard offersViews, AppsExtension.isDeclared(inInitialize: params) else { return [:] }
+                client.declaredApps()
+                return [AppsExtension.identifier: AppsExtension.serverSettings]
+            }
         ) { [weak server, self] parameters in
             guard let server else { throw MCPError.internalError("The server stopped.") }
             return try await self.callTool(parameters, server: server, session: client)
@@ -190,8 +197,9 @@ public final class DBAIServer: Sendable {
             return ListTools.Result(tools: page.items, nextCursor: page.nextCursor)
         }
         let resources = SchemaResources(databases: databases, budget: AnswerBudget(configuration.limits))
-        await server.withMethodHandler(ListResources.self) { parameters in
-            let page = try ListPage(try await resources.list(), cursor: parameters.cursor, size: size, kind: "resources")
+        await server.withMethodHandler(ListResources.self) { [self] parameters in
+            let views = showsApps(session) ? [ResultView.resource] : []
+            let page = try ListPage(views + (try await resources.list()), cursor: parameters.cursor, size: size, kind: "resources")
             return ListResources.Result(resources: page.items, nextCursor: page.nextCursor)
         }
         await server.withMethodHandler(ListResourceTemplates.self) { parameters in
@@ -200,7 +208,9 @@ public final class DBAIServer: Sendable {
             return ListResourceTemplates.Result(templates: page.items, nextCursor: page.nextCursor)
         }
         let exportResources = ExportResources(store: exports.store)
+        let offersViews = configuration.offersViews
         await server.withMethodHandler(ReadResource.self) { parameters in
+            if offersViews, parameters.uri == ResultView.uri { return ReadResource.Result(contents: ResultView.read()) }
             if exportResources.handles(parameters.uri) { return ReadResource.Result(contents: try exportResources.read(parameters.uri)) }
             return ReadResource.Result(contents: try await resources.read(parameters.uri))
         }
@@ -224,7 +234,13 @@ public final class DBAIServer: Sendable {
 
     /// What this session offers: `ask` needs `--llm` or a client that samples.
     private func availability(_ session: ClientSession) -> ToolAvailability {
-        ToolAvailability(hasLanguageModel: configuration.languageModel != nil || session.supportsSampling)
+        ToolAvailability(
+            hasLanguageModel: configuration.languageModel != nil || session.supportsSampling, showsApps: showsApps(session))
+    }
+
+    /// Whether the session gets the result view: the client declared MCP Apps and `--no-ui` is not set.
+    private func showsApps(_ session: ClientSession) -> Bool {
+        configuration.offersViews && session.showsApps
     }
 
     /// The model of `ask`: `--llm`, else the client's through sampling, else none.
@@ -254,6 +270,7 @@ public final class DBAIServer: Sendable {
         let elicit = session.supportsElicitation ? Self.elicitation(through: server) : nil
         let naming = configuration.toolNaming
         let exports = exports
+        let showsApps = showsApps(session)
         let catalog = DatabaseCatalog(databases: databases, chat: chat) { database in
             ToolCallContext(
                 database: database,
@@ -263,10 +280,12 @@ public final class DBAIServer: Sendable {
                 progress: progress,
                 chat: chat,
                 naming: naming,
-                exports: exports)
+                exports: exports,
+                showsApps: showsApps)
         }
         let result = try await registry.call(
-            parameters.name, arguments: parameters.arguments, availability: ToolAvailability(hasLanguageModel: model != nil),
+            parameters.name, arguments: parameters.arguments,
+            availability: ToolAvailability(hasLanguageModel: model != nil, showsApps: showsApps),
             catalog: catalog)
         if result.isError == true {
             let message = result.content.first.flatMap { content -> String? in

@@ -42,6 +42,9 @@ public struct DBAIServerConfiguration: Sendable {
     /// Where `export` keeps its files, how long and how much (`--export-dir`, `--export-ttl-seconds`,
     /// `--export-max-mb`).
     public var exports = ExportSettings()
+    /// Whether hosts that show MCP Apps views get the result view (`ui://dbai/result`); false
+    /// with `--no-ui`.
+    public var offersViews = true
 
     /// The default SQLite heap limit: 64 MiB.
     public static let defaultSQLiteMemoryLimit = 64 << 20

@@ -38,6 +38,11 @@ actor RoutingTransport: Transport {
     private let turnKind: @Sendable (String) -> TurnQueue.Kind
     /// Called once when the transport shuts down early (signal, closed output).
     private let onShutdown: @Sendable (String) -> Void
+    /// Called with the params of each `initialize` request; returns the extensions the server
+    /// declares back in its result (`capabilities.extensions`), none when empty.
+    private let onInitialize: @Sendable (Value?) -> [String: Value]
+    /// The `initialize` requests in flight whose results declare extensions, by id.
+    private var declaringExtensions: [RequestKey: [String: Value]] = [:]
     private let order = TurnQueue()
     /// Requests the SDK answers, by id.
     private var forwarded: Set<RequestKey> = []
@@ -52,8 +57,10 @@ actor RoutingTransport: Transport {
         _ inner: any Transport, gracePeriod: Duration, logger: Logger,
         turnKind: @escaping @Sendable (String) -> TurnQueue.Kind = { _ in .shared },
         onShutdown: @escaping @Sendable (String) -> Void = { _ in },
+        onInitialize: @escaping @Sendable (Value?) -> [String: Value] = { _ in [:] },
         handleToolCall: @escaping ToolCallHandler
     ) {
+        self.onInitialize = onInitialize
         self.inner = inner
         routed = inner as? any RequestRoutedTransport
         self.gracePeriod = gracePeriod
@@ -71,13 +78,24 @@ actor RoutingTransport: Transport {
         await inner.disconnect()
     }
 
-    /// The SDK's messages: forwarded as they are; a response clears its request.
+    /// The SDK's messages: forwarded as they are (an `initialize` result with the extensions the
+    /// server declares to this client added); a response clears its request.
     func send(_ data: Data) async throws {
-        guard !forwarded.isEmpty, case .object(let message)? = try? JSONMessageParser.parse(data),
+        guard !forwarded.isEmpty, case .object(var message)? = try? JSONMessageParser.parse(data),
               message["method"] == nil, message["result"] != nil || message["error"] != nil,
               let id = message["id"].flatMap(ID.init(json:)) else {
             try await write(data, answering: nil)
             return
+        }
+        var data = data
+        if let extensions = declaringExtensions.removeValue(forKey: RequestKey(id)),
+           case .object(var result)? = message["result"], case .object(var capabilities)? = result["capabilities"] {
+            var declared = capabilities["extensions"]?.objectValue ?? [:]
+            declared.merge(extensions) { _, ours in ours }
+            capabilities["extensions"] = .object(declared)
+            result["capabilities"] = .object(capabilities)
+            message["result"] = .object(result)
+            data = JSONMessageWriter.data(.object(message))
         }
         try await write(data, answering: id)
         forwarded.remove(RequestKey(id))
@@ -160,6 +178,10 @@ actor RoutingTransport: Transport {
                 try? await write(
                     IncomingMessage.errorReply(id: id.replyText, code: IncomingMessage.invalidParams, message: problem), answering: id)
                 return false
+            }
+            if method == Initialize.name {
+                let extensions = onInitialize(message["params"])
+                if !extensions.isEmpty { declaringExtensions[RequestKey(id)] = extensions }
             }
             forwarded.insert(RequestKey(id))
             return true

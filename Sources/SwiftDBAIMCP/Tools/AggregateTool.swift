@@ -6,6 +6,7 @@ import SwiftDBAI
 struct AggregateTool: DatabaseTool {
     let name = "aggregate"
     let operation = SQLOperation.select
+    let showsResultView = true
 
     var definition: Tool {
         Tool(
@@ -53,9 +54,12 @@ struct AggregateTool: DatabaseTool {
             filter: try arguments.filter(), groupBy: try arguments.stringList("group_by"), order: order,
             limit: try arguments.integer("limit"))
         let executor = context.executor
-        return try await ResultCursor.pagedRead(tool: name, shownAs: context.naming.name(name), arguments: arguments, context: context) { position in
+        let statement = try await executor.aggregateStatement(request)
+        return try await ResultCursor.pagedRead(
+            tool: name, shownAs: context.naming.name(name), arguments: arguments, bound: statement.arguments, context: context
+        ) { position in
             try await ProgressReporter.reporting(context.progress) {
-                try await executor.aggregate(request, after: position)
+                try await executor.query(statement.sql, arguments: statement.arguments, after: position)
             }
         }
     }

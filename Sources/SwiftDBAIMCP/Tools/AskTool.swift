@@ -7,6 +7,7 @@ import SwiftDBAIChat
 struct AskTool: DatabaseTool {
     let name = "ask"
     let operation = SQLOperation.select
+    let showsResultView = true
     let scope = DatabaseScope.optional
 
     func isAvailable(_ availability: ToolAvailability) -> Bool {
@@ -52,10 +53,15 @@ struct AskTool: DatabaseTool {
         } catch ChatError.refused(let sql, let refusal) {
             throw Self.unconfirmedWrite(sql: sql, error: refusal, naming: context.naming) ?? ChatError.refused(sql: sql, error: refusal)
         }
-        return ToolOutput(
+        var output = ToolOutput(
             structured: Self.structured(response, conversationID: id),
             text: Self.text(response, limits: context.executor.limits, budget: context.budget)
         ).fitted(to: context.budget)
+        if context.showsApps, let rows = response.queryResult {
+            output.view = ResultViewSource(
+                database: database.name, sql: response.sql, arguments: .none, result: rows, chart: .some(response.chart))
+        }
+        return output
     }
 
     /// With several databases and none named: the database of the conversation being followed

@@ -87,6 +87,9 @@ struct CannedQueryTool: DatabaseTool {
         }
     }
 
+    /// The result view shows a read's rows (a write's outcome is not a table).
+    var showsResultView: Bool { !operation.isWrite }
+
     /// Whether a read's result pages with a `cursor` argument (not when a parameter of the
     /// query takes that name).
     var pages: Bool { !operation.isWrite && !parameters.contains("cursor") }
@@ -151,7 +154,7 @@ struct CannedQueryTool: DatabaseTool {
         // A cursor is bound to the values exactly as bound (a blank string, a :max_rows parameter).
         let identity = values.mapValues { value -> Value in if case .text(let text) = value { .string(text) } else { .null } }
         return try await ResultCursor.pagedRead(
-            tool: name, shownAs: name, arguments: arguments, identity: identity, context: context
+            tool: name, shownAs: name, arguments: arguments, identity: identity, bound: .named(values), context: context
         ) { position in
             try await ProgressReporter.reporting(context.progress) {
                 try await executor.query(query.sql, arguments: .named(values), after: position)

@@ -13,6 +13,8 @@ protocol DatabaseTool: Sendable {
     var definition: Tool { get }
     /// Whether the tool can work in this session (beyond the allowlist). True by default.
     func isAvailable(_ availability: ToolAvailability) -> Bool
+    /// Whether the result view (MCP Apps) shows the tool's results. False by default.
+    var showsResultView: Bool { get }
     /// Which database a call works on, when the server has several. `.required` by default.
     var scope: DatabaseScope { get }
     /// Runs the tool on one database.
@@ -27,6 +29,7 @@ protocol DatabaseTool: Sendable {
 
 extension DatabaseTool {
     func isAvailable(_ availability: ToolAvailability) -> Bool { true }
+    var showsResultView: Bool { false }
     var scope: DatabaseScope { .required }
     func callAcrossDatabases(_ arguments: ToolArguments, catalog: DatabaseCatalog) async throws -> ToolOutput {
         throw ToolCallError(catalog.missingDatabaseMessage, code: .invalidArguments)
@@ -37,6 +40,9 @@ extension DatabaseTool {
 struct ToolAvailability: Sendable, Hashable {
     /// A language model answers `ask`: `--llm`, or the client's own through sampling.
     var hasLanguageModel: Bool
+    /// The client shows MCP Apps views (it declared the extension, and `--no-ui` is not set):
+    /// the read tools link to the result view, whose app-only tool is listed.
+    var showsApps = false
 
     /// Every tool available (for the manifest).
     static let everything = ToolAvailability(hasLanguageModel: true)
@@ -48,6 +54,8 @@ struct ToolOutput: Sendable {
     var text: String
     /// Content after the text: the `resource_link` of an export.
     var links: [Tool.Content] = []
+    /// What the result view needs (set only for sessions that show it).
+    var view: ResultViewSource?
 }
 
 /// What a tool call may use.
@@ -68,6 +76,8 @@ struct ToolCallContext: Sendable {
     var budget: AnswerBudget { database.budget }
     /// Where `export` writes; nil outside a server (tests of other tools).
     var exports: ExportDestination? = nil
+    /// The session shows the result view (MCP Apps): reads add what it needs.
+    var showsApps = false
 }
 
 /// What `ask` needs: its conversations and a way to start a new one with the session's model.

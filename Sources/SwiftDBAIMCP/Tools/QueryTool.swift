@@ -6,6 +6,7 @@ import SwiftDBAI
 struct QueryTool: DatabaseTool {
     let name = "query"
     let operation = SQLOperation.select
+    let showsResultView = true
 
     var definition: Tool {
         Tool(
@@ -35,7 +36,9 @@ struct QueryTool: DatabaseTool {
         let parameters = try arguments.sqlArguments()
         let maxRows = try arguments.integer("max_rows")
         let executor = context.executor
-        return try await ResultCursor.pagedRead(tool: name, shownAs: context.naming.name(name), arguments: arguments, context: context) { position in
+        return try await ResultCursor.pagedRead(
+            tool: name, shownAs: context.naming.name(name), arguments: arguments, bound: parameters, context: context
+        ) { position in
             try await ProgressReporter.reporting(context.progress) {
                 try await executor.query(sql, arguments: parameters, maxRows: maxRows, after: position)
             }

@@ -28,11 +28,12 @@ extension ToolOutput {
     /// The output with its text cut at a line, saying so, when the structured content and the
     /// text together would exceed the budget (an answer whose parts are not each bounded, such
     /// as `ask`'s: the model's words and statements beside the rows).
-    func fitted(to budget: AnswerBudget) -> ToolOutput {
-        let structuredSize = AnswerBudget.size(of: structured)
+    func fitted(to budget: AnswerBudget, reserving reserved: Int = 0) -> ToolOutput {
+        let structuredSize = AnswerBudget.size(of: structured) + reserved
         guard structuredSize + AnswerBudget.size(of: text) > budget.available else { return self }
         let note = "\n… (text cut to fit --max-result-bytes \(budget.maxBytes); the structured content holds the whole answer.)"
-        let text = AnswerBudget.head(of: text, fitting: budget.available - structuredSize, note: note)
-        return ToolOutput(structured: structured, text: text, links: links)
+        var fitted = self
+        fitted.text = AnswerBudget.head(of: text, fitting: budget.available - structuredSize, note: note)
+        return fitted
     }
 }

@@ -47,6 +47,7 @@ struct ToolRegistry: Sendable {
     /// The built-in database tools.
     static let databaseTools: [any DatabaseTool] = [
         DescribeSchemaTool(), QueryTool(), ExportTool(), AggregateTool(), InsertTool(), UpdateTool(), DeleteTool(), AskTool(),
+        ViewRowsTool(),
     ]
 
     /// The tools the allowlist enables and the session can serve.
@@ -66,6 +67,7 @@ struct ToolRegistry: Sendable {
     func listTools(_ availability: ToolAvailability) -> [Tool] {
         enabledTools(availability).map { tool in
             var definition = tool.definition.named(clientName(of: tool))
+            if availability.showsApps, tool.showsResultView { definition._meta = AppsExtension.toolMeta(definition._meta) }
             if servesSeveralDatabases {
                 switch tool.scope {
                 case .required: definition = definition.addingDatabaseArgument(databaseNames, required: true)
@@ -94,17 +96,23 @@ struct ToolRegistry: Sendable {
             throw MCPError.invalidParams(Self.disabledMessage(for: tool, named: name, allowlist: allowlist))
         }
         guard tool.isAvailable(availability) else {
+            if tool is ViewRowsTool {
+                throw MCPError.invalidParams(
+                    "The tool \(name) serves the result view of hosts that show MCP Apps; this session did not declare "
+                        + "the extension \(AppsExtension.identifier) (or the server runs with --no-ui).")
+            }
             throw MCPError.invalidParams(Self.unavailableMessage(named: name))
         }
         do {
             var arguments = arguments ?? [:]
-            let output: ToolOutput
+            var output: ToolOutput
             if let database = try database(of: tool, arguments: &arguments, catalog: catalog) {
                 output = try await tool.call(ToolArguments(arguments), context: catalog.context(database))
             } else {
                 output = try await tool.callAcrossDatabases(ToolArguments(arguments), catalog: catalog)
             }
-            return Self.makeResult([.text(text: output.text, annotations: nil, _meta: nil)] + output.links, output.structured, nil, nil)
+            let meta = viewMeta(&output, catalog: catalog)
+            return Self.makeResult([.text(text: output.text, annotations: nil, _meta: nil)] + output.links, output.structured, nil, meta)
         } catch let error as ToolCallError {
             return Self.errorResult(error)
         } catch let error as SwiftDBAIError {
@@ -114,6 +122,21 @@ struct ToolRegistry: Sendable {
         } catch let error where !(error is CancellationError) {
             return Self.errorResult(ToolCallError("The tool failed: \(error).", code: .internalError))
         }
+    }
+
+    /// The result view's `_meta` of an output that has one (sessions that show the view), the
+    /// text cut further when needed so that the whole answer still fits the budget. Fields too
+    /// large for a quarter of the budget (a very long statement) are left out: the view then
+    /// shows the rows without offering more.
+    private func viewMeta(_ output: inout ToolOutput, catalog: DatabaseCatalog) -> Metadata? {
+        guard let view = output.view, let budget = catalog.databases.first?.budget else { return nil }
+        var value = view.meta(several: servesSeveralDatabases, rowsTool: naming.name(ViewRowsTool.toolName))
+        if AnswerBudget.size(of: value) > budget.available / 4, case .object(var fields) = value {
+            for key in ["sql", "params", "next_cursor"] { fields[key] = nil }
+            value = .object(fields)
+        }
+        output = output.fitted(to: budget, reserving: AnswerBudget.size(of: value) + ResultViewSource.metaKey.utf8.count + 16)
+        return Metadata(additionalFields: [ResultViewSource.metaKey: value])
     }
 
     /// The database a call works on, taking the `database` argument out of the arguments when

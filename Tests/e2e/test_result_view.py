@@ -1,0 +1,265 @@
+"""The MCP Apps result view (ui://dbai/result), in a real browser: headless Chromium from the
+system, driven by Playwright, hosting the view the way MCP Apps hosts do (apps_host.py), with real
+tool results from dbai-mcp over stdio. Screenshots go to .build/test-artifacts/result-view/.
+
+Without the extension, nothing changes (checked without a browser at the end of this file).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from apps_host import APPS, ViewHost, chromium_path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Scripts"))
+from mcp_stdio import StdioClient  # noqa: E402
+
+GENRES = ("SELECT g.Name AS genre, count(*) AS tracks FROM Track t JOIN Genre g USING (GenreId) "
+          "GROUP BY g.Name ORDER BY tracks DESC LIMIT 12")
+VIEW_KEY = "io.github.swiftdbai/view"
+
+
+def start(binary: Path, database: Path, *flags: str, apps: bool = True) -> StdioClient:
+    client = StdioClient([str(binary), "--db", str(database), *flags], subprocess.DEVNULL, keep_lines=True)
+    client.initialize(capabilities=APPS if apps else None, timeout=30)
+    return client
+
+
+def call(client: StdioClient, name: str, arguments: dict) -> dict:
+    response = client.request("tools/call", {"name": name, "arguments": arguments}, timeout=60)
+    assert "result" in response, response
+    return response["result"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = chromium_path()
+    if executable is None:
+        pytest.fail("No Chromium: Scripts/test installs it (apt-get install chromium); or set DBAI_CHROMIUM.")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox", "--disable-gpu"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def hosted(browser, dbai_bin: Path, chinook: Path):
+    """`hosted(*flags)`: (server, host) over a private Chinook; both closed after the test, which
+    also checks that the page logged no error and made no request of its own."""
+    opened: list[tuple[StdioClient, ViewHost]] = []
+
+    def open_host(*flags: str, database: Path = chinook) -> tuple[StdioClient, ViewHost]:
+        server = start(dbai_bin, database, *flags)
+        html = server.request("resources/read", {"uri": "ui://dbai/result"}, timeout=30)["result"]["contents"][0]["text"]
+        host = ViewHost(browser, server, html)
+        opened.append((server, host))
+        return server, host
+
+    yield open_host
+    for server, host in opened:
+        errors, requests = host.console_errors, host.unexpected_requests()
+        host.close()
+        server.close()
+        assert errors == [], f"console errors: {errors}"
+        assert requests == [], f"network requests: {requests}"
+
+
+def cells(frame, column: int) -> list[str]:
+    return frame.locator(f"#result tbody tr td:nth-child({column})").all_inner_texts()
+
+
+def test_a_result_as_a_table_sorted_in_the_view_and_as_a_bar_chart(hosted) -> None:
+    server, host = hosted()
+    result = call(server, "query", {"sql": GENRES})
+    frame = host.show("query", {"sql": GENRES}, result)
+    rows = result["structuredContent"]["rows"]
+    assert frame.locator("#result tbody tr").count() == len(rows) == 12
+    assert cells(frame, 1) == [row[0] for row in rows]
+    assert frame.locator("#result thead th").all_inner_texts()[1].startswith("tracks")
+    assert frame.locator("#result tbody td.num").count() == 12, "numbers are aligned right"
+    assert frame.locator("#sql").inner_text() == GENRES
+    assert host.wait_for_size()["height"] > 100
+    host.screenshot("table-light")
+
+    frame.locator("th button[data-column='1']").click()
+    ascending = [int(text) for text in cells(frame, 2)]
+    assert ascending == sorted(ascending)
+    assert frame.locator("th[aria-sort='ascending']").count() == 1
+    frame.locator("th button[data-column='1']").click()
+    assert [int(text) for text in cells(frame, 2)] == sorted(ascending, reverse=True)
+    frame.locator("th button[data-column='0']").click()
+    assert cells(frame, 1) == sorted(cells(frame, 1), key=str.lower)
+
+    frame.locator("#show-chart").click()
+    bars = frame.locator("#chart rect.bar")
+    assert bars.count() == 12
+    values = {row[0]: row[1] for row in rows}
+    heights = {label: float(bars.nth(index).get_attribute("height")) for index, label in
+               enumerate(frame.locator("figure ul.sr-only li").all_inner_texts())}
+    tallest = max(values, key=values.get)
+    for entry, height in heights.items():
+        label, value = entry.rsplit(": ", 1)
+        assert int(value) == values[label]
+        assert height == pytest.approx(heights[f"{tallest}: {values[tallest]}"] * values[label] / values[tallest], rel=0.03)
+    bars.first.focus()
+    assert re.fullmatch(r".+: \d+", frame.locator("#chart-value").inner_text())
+    assert frame.locator("#chart").get_attribute("role") == "img"
+    assert "Bar chart of tracks by genre" in frame.locator("#chart-caption").inner_text()
+    host.screenshot("chart-light")
+    frame.locator("#show-table").click()
+    assert frame.locator("#result").count() == 1
+
+
+def test_dark_theme_from_the_host_context_and_its_changes(hosted) -> None:
+    server, host = hosted()
+    result = call(server, "aggregate", {"table": "Invoice", "function": "sum", "column": "Total", "group_by": ["BillingCountry"],
+                                        "order": "desc", "limit": 8})
+    assert result.get("isError") is not True, result
+    frame = host.show("aggregate", {"table": "Invoice"}, result, theme="dark")
+    def background() -> tuple[int, ...]:
+        color = frame.locator("body").evaluate("node => getComputedStyle(node).backgroundColor")
+        return tuple(int(part) for part in re.findall(r"\d+", color)[:3])
+    assert sum(background()) < 120, "dark"
+    assert frame.locator("#result tbody tr").count() == 8
+    host.screenshot("table-dark")
+    frame.locator("#show-chart").click()
+    host.screenshot("chart-dark")
+    host.page.evaluate("() => window.setTheme('light')")
+    host.page.wait_for_timeout(50)
+    assert sum(background()) > 600, "light again"
+
+
+def test_more_rows_through_the_app_only_tool(hosted) -> None:
+    server, host = hosted("--max-rows", "10")
+    sql = "SELECT TrackId, Name FROM Track WHERE TrackId > ? ORDER BY TrackId"
+    result = call(server, "query", {"sql": sql, "params": [100]})
+    assert result["structuredContent"]["truncated"] is True
+    frame = host.show("query", {"sql": sql, "params": [100]}, result)
+    assert frame.locator("#truncated").inner_text().startswith("Truncated")
+    frame.locator("#more").click()
+    frame.locator("#result tbody tr:nth-child(20)").wait_for()
+    frame.locator("#more").click()
+    frame.locator("#result tbody tr:nth-child(30)").wait_for()
+    assert [int(text) for text in cells(frame, 1)] == list(range(101, 131))
+    calls = host.calls()
+    assert [entry["params"]["name"] for entry in calls] == ["view_rows", "view_rows"]
+    assert all(entry["params"]["arguments"]["sql"] == sql and entry["params"]["arguments"]["params"] == [100] for entry in calls)
+    host.screenshot("paged")
+
+
+def test_hostile_values_are_text_never_markup(hosted) -> None:
+    server, host = hosted()
+    sql = ("SELECT '<img src=x onerror=\"window.pwned=1\">' AS html, '</script><script>window.pwned=2</script>' AS script, "
+           "NULL AS missing, 'NULL' AS word, x'00ff10' AS bytes, 'مرحبا بالعالم' AS arabic, 'ünïcødé 🦜' AS unicode, "
+           "-42.5 AS number, '<b onmouseover=alert(1)>bold</b>' AS \"<i>name</i>\"")
+    result = call(server, "query", {"sql": sql})
+    assert result.get("isError") is not True, result
+    frame = host.show("query", {"sql": sql}, result)
+    row = frame.locator("#result tbody tr").first
+    texts = row.locator("td").all_inner_texts()
+    assert texts[0] == '<img src=x onerror="window.pwned=1">'
+    assert texts[1] == "</script><script>window.pwned=2</script>"
+    assert texts[3] == "NULL"
+    assert "2 bytes" not in texts[4] and "3 bytes" in texts[4]
+    assert texts[5] == "مرحبا بالعالم" and texts[6] == "ünïcødé 🦜" and texts[7] == "-42.5"
+    assert row.locator("td").nth(2).locator(".null").count() == 1, "NULL is marked"
+    assert row.locator("td").nth(3).locator(".null").count() == 0, "the text NULL is not"
+    assert row.locator("td").nth(5).locator("[dir=auto]").count() == 1
+    assert frame.locator("th").nth(8).inner_text().startswith("<i>name</i>")
+    assert frame.locator("img, script:not([data-none]) ~ script, b, i").count() == 0
+    assert frame.locator("#app img, #app b, #app i, #app script").count() == 0
+    assert frame.locator("body").evaluate("() => window.pwned === undefined")
+    host.screenshot("hostile")
+
+
+@pytest.mark.parametrize("case,sql", [
+    ("empty", "SELECT Name FROM Artist WHERE 0"),
+    ("one value", "SELECT count(*) AS artists FROM Artist"),
+    ("fifty columns", "SELECT " + ", ".join(f"{index} AS c{index}" for index in range(50))),
+    ("long text", "SELECT printf('%.*c', 10000, 'x') AS long_text, 1 AS n"),
+])
+def test_any_result(hosted, case: str, sql: str) -> None:
+    server, host = hosted()
+    result = call(server, "query", {"sql": sql})
+    frame = host.show("query", {"sql": sql}, result)
+    structured = result["structuredContent"]
+    assert frame.locator("#result tbody tr").count() == structured["row_count"]
+    assert frame.locator("#result thead th").count() == len(structured["columns"])
+    assert frame.locator("#summary").inner_text().startswith(f"{structured['row_count']} row")
+    if case == "long text":
+        value = frame.locator("#result tbody td .long")
+        shown = len(value.inner_text())
+        # Shown whole, or clipped by the answer budget with its full size said.
+        assert value.count() == 1 and (shown == 10_000 or "clipped · 10000 bytes in all" in frame.locator("#result tbody td").first.inner_text())
+    assert host.wait_for_size()["height"] > 0
+    host.screenshot(case.replace(" ", "-"))
+
+
+def test_a_clipped_value_says_its_size_and_a_truncated_result_how_to_get_more(hosted) -> None:
+    server, host = hosted("--max-result-bytes", "8192")
+    sql = "SELECT printf('%.*c', 20000, 'y') AS big FROM Artist LIMIT 3"
+    result = call(server, "query", {"sql": sql})
+    frame = host.show("query", {"sql": sql}, result)
+    assert "clipped · 20000 bytes in all" in frame.locator("#result tbody td").first.inner_text()
+    assert "Truncated" in frame.locator("#truncated").inner_text()
+
+
+def test_the_app_only_tool_is_app_only_and_refuses_what_query_refuses(dbai_bin: Path, chinook: Path) -> None:
+    server = start(dbai_bin, chinook, "--tables", "Album,Artist", "--allow", "standard", "--max-rows", "10")
+    try:
+        tools = {tool["name"]: tool for tool in server.request("tools/list", {})["result"]["tools"]}
+        assert tools["view_rows"]["_meta"]["ui"] == {"resourceUri": "ui://dbai/result", "visibility": ["app"]}
+        for name in ("query", "aggregate"):
+            assert tools[name]["_meta"]["ui"] == {"resourceUri": "ui://dbai/result"}
+        for sql in ["DELETE FROM Album", "INSERT INTO Artist(Name) VALUES ('x')", "SELECT * FROM Employee",
+                    "SELECT (SELECT count(*) FROM main.Track)", "ATTACH 'other.db' AS o", "PRAGMA user_version = 3",
+                    "SELECT 1; SELECT 2", "SELEC 1"]:
+            by_query = call(server, "query", {"sql": sql})
+            by_view = call(server, "view_rows", {"sql": sql})
+            assert by_query["isError"] is True and by_view["isError"] is True, sql
+            assert by_view["_meta"]["io.github.swiftdbai/error_code"] == by_query["_meta"]["io.github.swiftdbai/error_code"], sql
+        cursor = call(server, "query", {"sql": "SELECT AlbumId FROM Album ORDER BY AlbumId"})["_meta"][VIEW_KEY]["next_cursor"]
+        other = call(server, "view_rows", {"sql": "SELECT AlbumId FROM Album ORDER BY AlbumId DESC", "cursor": cursor})
+        assert other["isError"] is True and "cursor" in other["content"][0]["text"]
+    finally:
+        server.close()
+    assert server.exit_status() in (0, None)
+
+
+def test_without_the_extension_nothing_changes(dbai_bin: Path, chinook: Path) -> None:
+    plain = start(dbai_bin, chinook, apps=False)
+    offered = start(dbai_bin, chinook, "--no-ui")
+    try:
+        for server in (plain, offered):
+            initialize_caps = server.request("tools/list", {})["result"]["tools"]
+            assert all("_meta" not in tool or "ui" not in (tool["_meta"] or {}) for tool in initialize_caps)
+            assert "view_rows" not in {tool["name"] for tool in initialize_caps}
+            resources = server.request("resources/list", {})["result"]["resources"]
+            assert all(not resource["uri"].startswith("ui://") for resource in resources)
+            result = call(server, "query", {"sql": GENRES})
+            assert VIEW_KEY not in (result.get("_meta") or {})
+            refused = server.request("tools/call", {"name": "view_rows", "arguments": {"sql": "SELECT 1"}})
+            assert refused["error"]["code"] == -32602
+        assert plain.request("resources/read", {"uri": "ui://dbai/result"})["result"]["contents"][0]["mimeType"] == "text/html;profile=mcp-app"
+        assert "error" in offered.request("resources/read", {"uri": "ui://dbai/result"})
+    finally:
+        plain.close()
+        offered.close()
+
+
+def test_the_initialize_result_declares_the_extension_only_to_a_client_that_did(dbai_bin: Path, chinook: Path) -> None:
+    for capabilities, declared in ((APPS, True), (None, False), ({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/plain"]}}}, False)):
+        client = StdioClient([str(dbai_bin), "--db", str(chinook)], subprocess.DEVNULL)
+        try:
+            result = client.initialize(capabilities=capabilities, timeout=30)
+        finally:
+            client.close()
+        extensions = result["capabilities"].get("extensions") or {}
+        assert ("io.modelcontextprotocol/ui" in extensions) == declared, capabilities
