@@ -24,9 +24,12 @@ GENRES = ("SELECT g.Name AS genre, count(*) AS tracks FROM Track t JOIN Genre g 
 VIEW_KEY = "io.github.swiftdbai/view"
 
 
-def start(binary: Path, database: Path, *flags: str, apps: bool = True) -> StdioClient:
+def start(binary: Path, database: Path, *flags: str, apps: bool = True, sampling: bool = False) -> StdioClient:
     client = StdioClient([str(binary), "--db", str(database), *flags], subprocess.DEVNULL, keep_lines=True)
-    client.initialize(capabilities=APPS if apps else None, timeout=30)
+    capabilities = dict(APPS) if apps else {}
+    if sampling:
+        capabilities["sampling"] = {}
+    client.initialize(capabilities=capabilities or None, timeout=30)
     return client
 
 
@@ -55,8 +58,8 @@ def hosted(browser, dbai_bin: Path, chinook: Path):
     also checks that the page logged no error and made no request of its own."""
     opened: list[tuple[StdioClient, ViewHost]] = []
 
-    def open_host(*flags: str, database: Path = chinook) -> tuple[StdioClient, ViewHost]:
-        server = start(dbai_bin, database, *flags)
+    def open_host(*flags: str, database: Path = chinook, sampling: bool = False) -> tuple[StdioClient, ViewHost]:
+        server = start(dbai_bin, database, *flags, sampling=sampling)
         html = server.request("resources/read", {"uri": "ui://dbai/result"}, timeout=30)["result"]["contents"][0]["text"]
         host = ViewHost(browser, server, html)
         opened.append((server, host))
@@ -152,6 +155,32 @@ def test_more_rows_through_the_app_only_tool(hosted) -> None:
     assert [entry["params"]["name"] for entry in calls] == ["view_rows", "view_rows"]
     assert all(entry["params"]["arguments"]["sql"] == sql and entry["params"]["arguments"]["params"] == [100] for entry in calls)
     host.screenshot("paged")
+
+
+def test_an_ask_answer_with_the_models_sql_and_its_rewrites(hosted) -> None:
+    server, host = hosted(sampling=True)
+
+    def model(message: dict) -> None:
+        # The client's model, through sampling: it names the table in another style (albums).
+        if message.get("method") != "sampling/createMessage":
+            return
+        text = message["params"]["messages"][-1]["content"]["text"]
+        reply = "There are 347 albums." if "<data>" in text else "SELECT count(*) AS albums FROM albums"
+        server.send({"jsonrpc": "2.0", "id": message["id"],
+                     "result": {"role": "assistant", "content": {"type": "text", "text": reply}, "model": "scripted"}})
+
+    response = server.request("tools/call", {"name": "ask", "arguments": {"question": "How many albums are there?"}},
+                              timeout=60, on_message=model)
+    result = response["result"]
+    assert result.get("isError") is not True, result
+    frame = host.show("ask", {"question": "How many albums are there?"}, result)
+    assert frame.locator(".answer").first.inner_text() == result["structuredContent"]["answer"]
+    assert frame.locator("#result tbody td").all_inner_texts() == ["347"]
+    assert frame.locator("#sql").inner_text() == result["structuredContent"]["sql"]
+    assert "Album" in frame.locator("#sql").inner_text()
+    assert frame.locator("#model-sql").inner_text() == "SELECT count(*) AS albums FROM albums"
+    assert "folded_name (repair)" in frame.locator("#rewrites").inner_text()
+    host.screenshot("ask")
 
 
 def test_hostile_values_are_text_never_markup(hosted) -> None:

@@ -26,14 +26,42 @@ struct FoldedNameRepair: SQLRewriteRule {
         return nil
     }
 
-    /// Every mention of `missing` that is not a column after a qualifier (`FROM t`, `t.c`).
+    /// Every mention of `missing` as a table (`FROM t`, `JOIN t`, `FROM a, t`) or a qualifier
+    /// (`t.c`); an alias of the same spelling (`count(*) AS t`, `ORDER BY t`) keeps its name.
     private static func repairedTable(_ missing: String, in statement: ParsedStatement, schema: DatabaseSchema) -> String? {
         let wanted = folded(missing)
         let matches = schema.tables.filter { folded($0.name) == wanted }
         guard !wanted.isEmpty, matches.count == 1 else { return nil }
         let (sql, tokens) = (statement.sql, statement.codeTokens)
-        let mentions = tokens.indices.filter { tokens[$0].names(missing) && !($0 > 0 && tokens[$0 - 1].text == ".") }
+        let mentions = tokens.indices.filter { index in
+            guard tokens[index].names(missing), !(index > 0 && tokens[index - 1].text == ".") else { return false }
+            return (index + 1 < tokens.count && tokens[index + 1].text == ".") || isTablePosition(index, in: tokens)
+        }
         return renamed(mentions, in: tokens, of: sql, to: matches[0].name)
+    }
+
+    /// Whether the word at `index` names a table: right after FROM, JOIN, UPDATE or INTO, or
+    /// after a comma of a FROM list.
+    private static func isTablePosition(_ index: Int, in tokens: [SQLTokens.Token]) -> Bool {
+        guard index > 0 else { return false }
+        let previous = tokens[index - 1].text.uppercased()
+        if ["FROM", "JOIN", "UPDATE", "INTO"].contains(previous) { return true }
+        guard previous == "," else { return false }
+        var depth = 0
+        for earlier in tokens[..<(index - 1)].reversed() {
+            switch earlier.text {
+            case ")": depth += 1
+            case "(": if depth == 0 { return false } else { depth -= 1 }
+            default:
+                guard depth == 0, earlier.kind == .word else { continue }
+                let word = earlier.text.uppercased()
+                if word == "FROM" { return true }
+                if ["SELECT", "WHERE", "ON", "USING", "GROUP", "ORDER", "HAVING", "LIMIT", "SET", "VALUES", "BY"].contains(word) {
+                    return false
+                }
+            }
+        }
+        return false
     }
 
     /// Every bare mention of `missing`, when one column of the statement's tables folds alike.

@@ -35,6 +35,20 @@ struct FoldedNameRepairTests {
         #expect(try await executor.query(joined).rows == [[.text("2025-02"), .integer(2)]])
     }
 
+    @Test("an alias spelled like the missing table keeps its name: only table positions and qualifiers change")
+    func aliasKept() async throws {
+        let database = try ScratchDatabase(Self.script)
+        let executor = try database.executor()
+        let schema = try await executor.schema()
+        let sql = "SELECT count(*) AS members FROM members, studio WHERE members.id > 0 ORDER BY members"
+        let repaired = try #require(FoldedNameRepair().applied(to: sql, error: "no such table: members", schema: schema))
+        #expect(repaired == "SELECT count(*) AS members FROM Member, studio WHERE Member.id > 0 ORDER BY members")
+        #expect(try await executor.query(repaired).columns.map(\.name) == ["members"])
+        let listed = "SELECT s.name FROM studio s, members m JOIN studios ON 1"
+        #expect(FoldedNameRepair().applied(to: listed, error: "no such table: members", schema: schema)
+            == "SELECT s.name FROM studio s, Member m JOIN studios ON 1")
+    }
+
     @Test("left alone: qualified names, no match or two, a column of a table the statement does not name, other errors")
     func leftAlone() async throws {
         let database = try ScratchDatabase(Self.script)
