@@ -10,6 +10,8 @@ map shapes that scripts send.
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -259,3 +261,29 @@ async def test_a_malformed_list_shape_is_a_tool_error_and_writes_nothing(server,
             assert_tool_error(result)
             assert error_code(result) in {"invalid_arguments", "invalid_request"}, (tool, arguments, error_code(result))
     assert count_rows(chinook, "SELECT count(*) FROM Genre") == before
+
+
+def test_with_the_result_view_every_schema_stays_portable_and_the_official_types_accept_the_meta(dbai_bin: Path, chinook: Path) -> None:
+    """A host that declared MCP Apps gets `_meta.ui` on tools, the app-only view_rows and the
+    view's `_meta` in results: still portable schemas, still valid for the official client's types."""
+    from mcp import types
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Scripts"))
+    from mcp_stdio import StdioClient
+
+    apps = {"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}}
+    client = StdioClient([str(dbai_bin), "--db", str(chinook), "--max-rows", "3"], subprocess.DEVNULL)
+    try:
+        client.initialize(capabilities=apps, timeout=30)
+        listed = client.request("tools/list", {}, timeout=30)["result"]
+        tools = types.ListToolsResult.model_validate(listed).tools
+        assert "view_rows" in {tool.name for tool in tools}
+        for tool in listed["tools"]:
+            assert violations(tool["inputSchema"]) == [], tool["name"]
+        result = client.request("tools/call", {"name": "query", "arguments": {"sql": "SELECT Name FROM Artist ORDER BY ArtistId"}}, timeout=30)
+        parsed = types.CallToolResult.model_validate(result["result"])
+        assert parsed.meta is not None and "io.github.swiftdbai/view" in parsed.meta
+        read = client.request("resources/read", {"uri": "ui://dbai/result"}, timeout=30)["result"]
+        assert types.ReadResourceResult.model_validate(read).contents[0].mimeType == "text/html;profile=mcp-app"
+    finally:
+        client.close()

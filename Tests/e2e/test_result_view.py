@@ -183,6 +183,65 @@ def test_an_ask_answer_with_the_models_sql_and_its_rewrites(hosted) -> None:
     host.screenshot("ask")
 
 
+def test_values_over_time_as_a_line_and_shares_as_a_pie(hosted) -> None:
+    server, host = hosted(sampling=True)
+    sql = "SELECT strftime('%Y-%m', InvoiceDate) AS month, round(sum(Total), 2) AS total FROM Invoice GROUP BY month ORDER BY month LIMIT 12"
+    result = call(server, "query", {"sql": sql})
+    assert result["_meta"][VIEW_KEY]["chart"] == {"type": "line", "x": "month", "y": "total"}
+    frame = host.show("query", {"sql": sql}, result)
+    frame.locator("#show-chart").click()
+    assert frame.locator("#chart path.line").count() == 1
+    assert frame.locator("#chart circle.point").count() == 12
+    frame.locator("#chart circle.point").nth(3).focus()
+    month, total = result["structuredContent"]["rows"][3]
+    assert frame.locator("#chart-value").inner_text() == f"{month}: {total}"
+    host.screenshot("chart-line")
+
+    def model(message: dict) -> None:
+        if message.get("method") != "sampling/createMessage":
+            return
+        text = message["params"]["messages"][-1]["content"]["text"]
+        reply = ("Most tracks are MPEG audio files." if "<data>" in text else
+                 "SELECT mt.Name AS media_type, count(*) AS tracks FROM Track t JOIN MediaType mt ON mt.MediaTypeId = t.MediaTypeId GROUP BY mt.Name")
+        server.send({"jsonrpc": "2.0", "id": message["id"],
+                     "result": {"role": "assistant", "content": {"type": "text", "text": reply}, "model": "scripted"}})
+
+    question = "What share of the tracks does each media type have?"
+    asked = server.request("tools/call", {"name": "ask", "arguments": {"question": question}}, timeout=60, on_message=model)["result"]
+    assert asked["structuredContent"]["chart"]["type"] == "pie"
+    frame = host.show("ask", {"question": question}, asked)
+    frame.locator("#show-chart").click()
+    slices = frame.locator("#chart .slice")
+    assert slices.count() == len(asked["structuredContent"]["rows"]) == 5
+    slices.first.focus()
+    assert re.fullmatch(r".+: \d+ \(\d+\.\d%\)", frame.locator("#chart-value").inner_text())
+    host.screenshot("chart-pie")
+
+
+def test_a_canned_read_links_to_the_view_and_a_canned_write_does_not(dbai_bin: Path, chinook: Path, tmp_path: Path) -> None:
+    metadata = tmp_path / "metadata.yaml"
+    metadata.write_text("""\
+databases:
+  chinook:
+    queries:
+      albums_of:
+        sql: SELECT Title FROM Album WHERE ArtistId = :artist ORDER BY AlbumId
+      rename_genre:
+        sql: UPDATE Genre SET Name = :name WHERE GenreId = :id
+        write: true
+""")
+    server = start(dbai_bin, chinook, "--metadata", str(metadata), "--allow", "standard")
+    try:
+        tools = {tool["name"]: tool for tool in server.request("tools/list", {})["result"]["tools"]}
+        assert tools["albums_of"]["_meta"]["ui"] == {"resourceUri": "ui://dbai/result"}
+        assert "ui" not in (tools["rename_genre"].get("_meta") or {})
+        result = call(server, "albums_of", {"artist": "1"})
+        view = result["_meta"][VIEW_KEY]
+        assert view["sql"].startswith("SELECT Title FROM Album") and view["params"] == [{"name": "artist", "value": "1"}]
+    finally:
+        server.close()
+
+
 def test_hostile_values_are_text_never_markup(hosted) -> None:
     server, host = hosted()
     sql = ("SELECT '<img src=x onerror=\"window.pwned=1\">' AS html, '</script><script>window.pwned=2</script>' AS script, "
