@@ -38,6 +38,32 @@ struct JSONMessageWriterTests {
         }
     }
 
+    @Test("size(of:) counts exactly what is written, and never less than the SDK's encoder writes")
+    func sizes() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var values: [Value] = [
+            .null, .bool(true), .bool(false), .int(0), .int(-1), .int(9), .int(10), .int(-10), .int(Int.max), .int(Int.min),
+            .double(2), .double(-2), .double(0.1), .double(-1e-7), .double(1e15), .double(999_999_999_999_999), .double(1e300),
+            .double(.nan), .double(-.infinity), .string(""), .string("a\"b\\c/d\u{8}\u{C}\n\r\t\u{1}\u{7F}é🦜\u{2028}"),
+            .data(mimeType: "image/png", Data([0, 1, 2, 3])), .data(mimeType: nil, Data()), .array([]), .object([:]),
+            .array([.int(1), .null, .array([.string("x")])]),
+            .object(["b": .int(2), "é\n": .object(["d": .null, "c": .double(1.5)])]),
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let scalars = (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                Character(Unicode.Scalar(UInt8.random(in: 0...0x7F, using: &generator)))
+            }
+            values.append(.object([String(scalars): .array([.string(String(scalars)), .double(Double(Int.random(in: -999...999)) / 8)])]))
+        }
+        for value in values {
+            #expect(JSONMessageWriter.size(of: value) == JSONMessageWriter.data(value).count, "\(value)")
+            // (The SDK's encoder refuses NaN and infinities; ours writes null.)
+            if let encoded = try? encoder.encode(value) { #expect(JSONMessageWriter.size(of: value) >= encoded.count, "\(value)") }
+        }
+    }
+
     @Test("data values become data: URLs")
     func dataValues() {
         #expect(text(.data(mimeType: "image/png", Data([1, 2, 3]))) == #""data:image/png;base64,AQID""#)

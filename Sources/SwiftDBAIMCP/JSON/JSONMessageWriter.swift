@@ -48,6 +48,53 @@ enum JSONMessageWriter {
         }
     }
 
+    /// The bytes ``write(_:into:)`` writes for `value`, counted without writing them.
+    static func size(of value: Value) -> Int {
+        switch value {
+        case .null: 4
+        case .bool(let bool): bool ? 4 : 5
+        case .int(let integer): decimalDigits(integer)
+        case .double(let double):
+            if !double.isFinite {
+                4
+            } else if double.rounded() == double, abs(double) < 1e15 {
+                decimalDigits(Int(double)) + 2
+            } else {
+                String(double).utf8.count
+            }
+        case .string(let string): size(of: string)
+        case .data(let mimeType, let data):
+            size(of: "data:\(mimeType ?? "application/octet-stream");base64,") + (data.count + 2) / 3 * 4
+        case .array(let elements):
+            elements.reduce(1 + max(0, elements.count - 1) + 1) { $0 + size(of: $1) }
+        case .object(let members):
+            members.reduce(1 + max(0, members.count - 1) + 1) { $0 + size(of: $1.key) + 1 + size(of: $1.value) }
+        }
+    }
+
+    /// The bytes ``writeString(_:into:)`` writes for `string`: quotes and escapes included.
+    static func size(of string: String) -> Int {
+        var count = 2
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09: count += 2
+            case 0..<0x20: count += 6
+            default: count += 1
+            }
+        }
+        return count
+    }
+
+    private static func decimalDigits(_ integer: Int) -> Int {
+        var magnitude = integer.magnitude
+        var digits = integer < 0 ? 2 : 1
+        while magnitude >= 10 {
+            magnitude /= 10
+            digits += 1
+        }
+        return digits
+    }
+
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     static func writeString(_ string: String, into bytes: inout [UInt8]) {

@@ -29,14 +29,16 @@ struct AnswerBudget: Sendable, Hashable {
     /// gets as much, so that the whole answer fits.
     var rowBytes: Int { max(256, (available - 512) / 2) }
 
-    /// The bytes of `value` as compact JSON.
+    /// The bytes of `value` as compact JSON, as the server writes it (``JSONMessageWriter``:
+    /// `\u00XX` for control characters, `.0` on whole reals), counted without encoding it. The
+    /// SDK's encoder, which writes the other answers, never takes more.
     static func size(of value: Value) -> Int {
-        (try? encoder.encode(value).count) ?? Int.max
+        JSONMessageWriter.size(of: value)
     }
 
     /// The bytes of `text` as a JSON string (quotes and escapes included).
     static func size(of text: String) -> Int {
-        size(of: Value.string(text))
+        JSONMessageWriter.size(of: text)
     }
 
     /// The longest head of `text`, cut after a whole line, that takes at most `room` bytes as a
@@ -57,10 +59,4 @@ struct AnswerBudget: Sendable, Hashable {
     func fits(structured: Value?, text: String) -> Bool {
         (structured.map(Self.size(of:)) ?? 0) + Self.size(of: text) <= available
     }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
 }
