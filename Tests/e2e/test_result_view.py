@@ -7,6 +7,7 @@ Without the extension, nothing changes (checked without a browser at the end of 
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -113,11 +114,25 @@ def test_a_result_as_a_table_sorted_in_the_view_and_as_a_bar_chart(hosted) -> No
         assert height == pytest.approx(heights[f"{tallest}: {values[tallest]}"] * values[label] / values[tallest], rel=0.03)
     bars.first.focus()
     assert re.fullmatch(r".+: \d+", frame.locator("#chart-value").inner_text())
-    assert frame.locator("#chart").get_attribute("role") == "img"
+    assert frame.locator("#chart").get_attribute("role") == "group"
+    assert bars.first.get_attribute("role") == "img" and re.fullmatch(r".+: \d+", bars.first.get_attribute("aria-label"))
     assert "Bar chart of tracks by genre" in frame.locator("#chart-caption").inner_text()
     host.screenshot("chart-light")
     frame.locator("#show-table").click()
     assert frame.locator("#result").count() == 1
+
+
+def test_the_reported_size_follows_the_content_down_as_well_as_up(hosted) -> None:
+    server, host = hosted()
+    sql = "SELECT Name, Milliseconds FROM Track ORDER BY TrackId LIMIT 40"
+    result = call(server, "query", {"sql": sql})
+    frame = host.show("query", {"sql": sql}, result)
+    table_height = host.wait_for_size()["height"]
+    frame.locator("details.sql summary").click()
+    host.page.wait_for_function(f"() => window.host.sizes[window.host.sizes.length - 1].height < {table_height}")
+    closed = host.page.evaluate("() => window.host.sizes[window.host.sizes.length - 1].height")
+    frame.locator("details.sql summary").click()
+    host.page.wait_for_function(f"() => window.host.sizes[window.host.sizes.length - 1].height > {closed}")
 
 
 def test_dark_theme_from_the_host_context_and_its_changes(hosted) -> None:
@@ -153,8 +168,17 @@ def test_more_rows_through_the_app_only_tool(hosted) -> None:
     assert [int(text) for text in cells(frame, 1)] == list(range(101, 131))
     calls = host.calls()
     assert [entry["params"]["name"] for entry in calls] == ["view_rows", "view_rows"]
-    assert all(entry["params"]["arguments"]["sql"] == sql and entry["params"]["arguments"]["params"] == [100] for entry in calls)
+    source = result["_meta"][VIEW_KEY]["source"]
+    assert all(entry["params"]["arguments"]["source"] == source for entry in calls)
     host.screenshot("paged")
+
+    # An integer beyond 2^53 survives the browser: the view pages with the opaque source.
+    big = "SELECT TrackId FROM Track WHERE TrackId < ? ORDER BY TrackId"
+    result = call(server, "query", {"sql": big, "params": [9007199254740993]})
+    frame = host.show("query", {"sql": big, "params": [9007199254740993]}, result)
+    frame.locator("#more").click()
+    frame.locator("#result tbody tr:nth-child(20)").wait_for()
+    assert [int(text) for text in cells(frame, 1)] == list(range(1, 21))
 
 
 def test_an_ask_answer_with_the_models_sql_and_its_rewrites(hosted) -> None:
@@ -296,7 +320,15 @@ def test_a_clipped_value_says_its_size_and_a_truncated_result_how_to_get_more(ho
     result = call(server, "query", {"sql": sql})
     frame = host.show("query", {"sql": sql}, result)
     assert "clipped · 20000 bytes in all" in frame.locator("#result tbody td").first.inner_text()
-    assert "Truncated" in frame.locator("#truncated").inner_text()
+    assert frame.locator("#clipped").count() == 1
+    rows_missing = "next_cursor" in result["structuredContent"]
+    assert frame.locator("#truncated").count() == (1 if rows_missing else 0), "rows are said missing only when they are"
+    if rows_missing:
+        assert "Truncated" in frame.locator("#truncated").inner_text()
+    # A stored value that merely ends like a clipping marker is shown whole, with no badge.
+    marker = "SELECT 'a value …[clipped: 5 bytes in all]' AS odd"
+    frame = host.show("query", {"sql": marker}, call(server, "query", {"sql": marker}))
+    assert frame.locator("#result tbody td").first.inner_text() == "a value …[clipped: 5 bytes in all]"
 
 
 def test_the_app_only_tool_is_app_only_and_refuses_what_query_refuses(dbai_bin: Path, chinook: Path) -> None:
@@ -335,11 +367,53 @@ def test_without_the_extension_nothing_changes(dbai_bin: Path, chinook: Path) ->
             assert VIEW_KEY not in (result.get("_meta") or {})
             refused = server.request("tools/call", {"name": "view_rows", "arguments": {"sql": "SELECT 1"}})
             assert refused["error"]["code"] == -32602
-        assert plain.request("resources/read", {"uri": "ui://dbai/result"})["result"]["contents"][0]["mimeType"] == "text/html;profile=mcp-app"
-        assert "error" in offered.request("resources/read", {"uri": "ui://dbai/result"})
+        for server in (plain, offered):
+            assert "error" in server.request("resources/read", {"uri": "ui://dbai/result"})
+            unknown = server.request("tools/call", {"name": "view_rows", "arguments": {"sql": "SELECT 1"}})
+            assert unknown["error"]["message"].startswith("Invalid params: Unknown tool view_rows.")
     finally:
         plain.close()
         offered.close()
+
+
+@pytest.mark.parametrize("apps,titles", [(True, 23), (False, 40), (True, 200)])
+def test_an_ask_answer_with_long_sql_and_the_view_meta_stays_within_the_budget(dbai_bin: Path, chinook: Path, apps: bool, titles: int) -> None:
+    server = start(dbai_bin, chinook, apps=apps, sampling=True)
+    # Rows near their half of the budget, and a long statement in four places (sql, model_sql,
+    # the rewrite's before and after) and, with the view, in its _meta.
+    titles = ", ".join(f"'{'t' * 200}{index}'" for index in range(titles))
+    model_sql = f"SELECT Name FROM tracks WHERE Name NOT IN ({titles}) ORDER BY TrackId"
+
+    def model(message: dict) -> None:
+        if message.get("method") != "sampling/createMessage":
+            return
+        text = message["params"]["messages"][-1]["content"]["text"]
+        reply = "Counted." if "<data>" in text else model_sql
+        server.send({"jsonrpc": "2.0", "id": message["id"],
+                     "result": {"role": "assistant", "content": {"type": "text", "text": reply}, "model": "scripted"}})
+
+    try:
+        server.request("tools/call", {"name": "ask", "arguments": {"question": "How many albums?"}}, timeout=60, on_message=model)
+        answer = server.lines[-1]
+        message = json.loads(answer)
+        structured = message["result"]["structuredContent"]
+        assert structured["model_sql"].startswith("SELECT Name FROM tracks"), "the rewrite ran"
+        assert structured["sql"].startswith("SELECT Name FROM Track ")
+        assert len(answer) <= 32768, f"{len(answer)} bytes"
+    finally:
+        server.close()
+
+
+def test_a_second_initialize_declaring_the_extension_changes_nothing(dbai_bin: Path, chinook: Path) -> None:
+    server = start(dbai_bin, chinook, apps=False)
+    try:
+        again = server.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": APPS,
+                                              "clientInfo": {"name": "again", "version": "1"}}, timeout=30)
+        assert "error" in again
+        tools = server.request("tools/list", {})["result"]["tools"]
+        assert "view_rows" not in {tool["name"] for tool in tools} and all("_meta" not in tool for tool in tools)
+    finally:
+        server.close()
 
 
 def test_the_initialize_result_declares_the_extension_only_to_a_client_that_did(dbai_bin: Path, chinook: Path) -> None:

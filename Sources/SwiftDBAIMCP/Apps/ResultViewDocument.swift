@@ -178,7 +178,8 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
 
   // ---- State ----
   const state = { tool: "", input: {}, columns: [], rows: [], order: null, mode: "table", view: {}, structured: {},
-    nextCursor: null, truncated: false, truncatedBy: null, loading: false, pageError: null, changed: false, shift: false, offset: 0 };
+    nextCursor: null, truncated: false, truncatedBy: null, loading: false, pageError: null, changed: false, shift: false, offset: 0,
+    clipped: false, generation: 0, canCallTools: true, sqlOpen: true, scroll: 0 };
 
   // ---- Small DOM helpers: text only, never markup ----
   function el(tag, attributes, children) {
@@ -208,12 +209,17 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
     state.structured = structured;
     state.view = (result && result._meta && result._meta[VIEW_KEY]) || {};
     if (result && result.isError) return showProblem(textOf(result) || "The tool failed.");
+    state.generation += 1;
+    state.loading = false;
+    state.scroll = 0;
     state.columns = Array.isArray(structured.columns) ? structured.columns : [];
     state.rows = Array.isArray(structured.rows) ? structured.rows.slice() : [];
+    state.clipped = typeof structured.clipped_cells === "number" && structured.clipped_cells > 0;
     state.order = null;
     state.truncated = structured.truncated === true;
     state.truncatedBy = structured.truncated_by || null;
     state.nextCursor = typeof state.view.next_cursor === "string" ? state.view.next_cursor : null;
+    state.rowsMissing = state.truncatedBy === "rows" || state.nextCursor !== null || typeof structured.next_cursor === "string";
     state.offset = typeof structured.offset === "number" ? structured.offset : 0;
     state.shift = structured.pages_may_shift === true;
     state.changed = structured.earlier_rows_changed === true;
@@ -249,25 +255,30 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
       parts.push(...notices());
     }
     parts.push(sqlBlock());
+    const wrap = app.querySelector(".table-wrap");
+    if (wrap) state.scroll = wrap.scrollTop;
     app.replaceChildren(...parts.filter(Boolean));
+    const again = app.querySelector(".table-wrap");
+    if (again) again.scrollTop = state.scroll;
   }
 
   function summaryLine() {
     const count = state.rows.length;
     let text = plural(count, "row");
     if (state.offset > 0) text += " (rows " + (state.offset + 1) + " on)";
-    text += state.truncated ? ", more not shown" : "";
+    text += state.rowsMissing ? ", more not shown" : "";
     return el("p", { class: "summary", id: "summary", role: "status", text: text + "." });
   }
 
   function notices() {
     const list = [];
-    if (state.truncated) {
+    if (state.truncated && state.rowsMissing) {
       const why = state.truncatedBy === "bytes" ? "the result size limit" : "the row limit";
+      const more = state.nextCursor && (state.view.source !== undefined || state.view.sql !== undefined) && state.canCallTools;
       const notice = el("div", { class: "notice", id: "truncated" }, [
         el("span", { text: "Truncated: the statement returns more rows than shown here (cut by " + why + "). " +
-          (state.nextCursor ? "" : "Narrow the statement, or use export to get every row.") })]);
-      if (state.nextCursor && state.view.sql !== undefined) {
+          (more ? "" : "Narrow the statement, or use export to get every row.") })]);
+      if (more) {
         notice.append(" ", el("button", { type: "button", class: "more", id: "more", disabled: state.loading,
           onclick: loadMore, text: state.loading ? "Loading…" : "Load more rows" }));
       }
@@ -278,8 +289,8 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
     if (state.shift && state.rows.length && (state.offset > 0 || state.nextCursor)) {
       list.push(el("p", { class: "summary", text: "The statement's order is not unique: if the data changes, pages may miss or repeat rows." }));
     }
-    if (state.columns.length && state.rows.some(function (row) { return row.some(isClipped); })) {
-      list.push(el("p", { class: "summary", text: "Long values are clipped; each says its full size." }));
+    if (state.clipped) {
+      list.push(el("p", { class: "summary", id: "clipped", text: "Long values are clipped to fit the answer; each says its full size. Select them with substr() or use export for the whole values." }));
     }
     return list;
   }
@@ -288,7 +299,8 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
     const s = state.structured;
     const sql = typeof state.view.sql === "string" ? state.view.sql : (typeof s.sql === "string" ? s.sql : state.input && state.input.sql);
     if (typeof sql !== "string") return null;
-    const block = el("details", { class: "sql", open: true }, [el("summary", { text: "SQL that ran" }), el("pre", { id: "sql" }, [el("code", { text: sql })])]);
+    const block = el("details", { class: "sql", open: state.sqlOpen, ontoggle: function () { state.sqlOpen = block.open; } },
+      [el("summary", { text: "SQL that ran" }), el("pre", { id: "sql" }, [el("code", { text: sql })])]);
     const params = state.view.params;
     if (params !== undefined) block.append(el("p", { class: "summary", text: "Values: " + JSON.stringify(params) }));
     if (typeof s.model_sql === "string" && s.model_sql !== sql) {
@@ -309,9 +321,6 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
   }
 
   // ---- Values ----
-  function isClipped(value) {
-    return (typeof value === "string" && CLIPPED.test(value)) || (value !== null && typeof value === "object" && value.clipped === true);
-  }
   function cell(value) {
     if (value === null || value === undefined) return el("td", { class: "null-cell" }, [el("span", { class: "null", title: "SQL NULL", text: "null" })]);
     if (typeof value === "number") return el("td", { class: "num", text: String(value) });
@@ -322,7 +331,7 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
       return el("td", {}, [node, value.clipped === true ? el("span", { class: "badge", text: "clipped" }) : null]);
     }
     let text = String(value);
-    const match = CLIPPED.exec(text);
+    const match = state.clipped ? CLIPPED.exec(text) : null;
     if (match) text = text.slice(0, match.index);
     const span = el("span", { class: "text" + (text.length > 240 ? " long" : ""), dir: "auto", text: text });
     if (text.length > 240) span.setAttribute("tabindex", "0");
@@ -396,6 +405,8 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
     for (const row of orderedRows()) if (typeof row[y] === "number" && isFinite(row[y])) points.push({ label: row[x] === null ? "null" : typeof row[x] === "object" ? "blob" : String(row[x]), value: row[y] });
     if (points.length < 2) return null;
     if (spec.type === "pie" && points.some(function (point) { return point.value < 0; })) return null;
+    // Values over time go in time order, whatever order the table is sorted in.
+    if (spec.type === "line") points.sort(function (a, b) { return collator.compare(a.label, b.label); });
     return { type: spec.type, x: String(spec.x), y: String(spec.y), points: points };
   }
   function modeSwitch() {
@@ -413,7 +424,7 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
       (spec.points.length > points.length ? " (the first " + points.length + " of " + spec.points.length + ")" : "") + ".";
     const tooltip = el("p", { class: "tooltip", id: "chart-value", "aria-live": "polite" });
     const graphic = spec.type === "pie" ? pieChart(points, tooltip) : axisChart(spec.type, points, tooltip);
-    graphic.setAttribute("role", "img");
+    graphic.setAttribute("role", "group");
     graphic.setAttribute("aria-labelledby", "chart-caption");
     graphic.id = "chart";
     const list = el("ul", { class: "sr-only" }, points.map(function (point) { return el("li", { text: point.label + ": " + point.value }); }));
@@ -423,6 +434,7 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
   function describePoint(point) { return point.label + ": " + point.value; }
   function markEvents(node, point, tooltip) {
     node.setAttribute("tabindex", "0");
+    node.setAttribute("role", "img");
     node.setAttribute("class", (node.getAttribute("class") || "") + " mark");
     node.setAttribute("aria-label", describePoint(point));
     node.append(svg("title", {}, [document.createTextNode(describePoint(point))]));
@@ -514,34 +526,55 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
     state.loading = true;
     state.pageError = null;
     render();
-    const args = { sql: state.view.sql, cursor: state.nextCursor };
-    if (state.view.params !== undefined) args.params = state.view.params;
+    const generation = state.generation;
+    const args = { cursor: state.nextCursor };
+    if (state.view.source !== undefined) args.source = state.view.source;
+    else {
+      args.sql = state.view.sql;
+      if (state.view.params !== undefined) args.params = state.view.params;
+    }
     if (state.view.database !== undefined) args.database = state.view.database;
     request("tools/call", { name: state.view.rows_tool || "view_rows", arguments: args }).then(function (result) {
+      if (generation !== state.generation) return;  // another result arrived meanwhile
       state.loading = false;
-      if (result.isError) { state.pageError = "More rows could not be read: " + (textOf(result) || "the tool failed."); render(); return; }
-      const page = result.structuredContent || {};
-      const rows = Array.isArray(page.rows) ? page.rows : [];
-      state.rows = state.rows.concat(rows);
+      const page = result && result.structuredContent;
+      if (!result || result.isError || !page || !Array.isArray(page.rows)) {
+        state.pageError = "More rows could not be read: " + (textOf(result) || "the answer held no rows.");
+        render();
+        focusAfterPage();
+        return;
+      }
+      state.rows = state.rows.concat(page.rows);
       state.truncated = page.truncated === true;
       state.truncatedBy = page.truncated_by || null;
       state.nextCursor = typeof page.next_cursor === "string" ? page.next_cursor : null;
+      state.rowsMissing = state.truncatedBy === "rows" || state.nextCursor !== null;
+      state.clipped = state.clipped || (typeof page.clipped_cells === "number" && page.clipped_cells > 0);
       state.changed = state.changed || page.earlier_rows_changed === true;
       state.shift = state.shift || page.pages_may_shift === true;
       render();
-      const more = document.getElementById("more");
-      if (more) more.focus();
+      focusAfterPage();
     }, function (error) {
+      if (generation !== state.generation) return;
       state.loading = false;
       state.pageError = "More rows could not be read: " + error.message;
       render();
+      focusAfterPage();
     });
+  }
+
+  // Keyboard focus stays near: on the button when there are more rows, else on the table.
+  function focusAfterPage() {
+    const target = document.getElementById("more") || app.querySelector(".table-wrap");
+    if (target) target.focus();
   }
 
   // ---- Size, reported to the host ----
   let lastSize = "";
   function reportSize() {
-    const width = Math.ceil(document.documentElement.scrollWidth), height = Math.ceil(document.documentElement.scrollHeight);
+    // The body's own box: it shrinks with its content, where the root never gets smaller than the frame.
+    const box = document.body.getBoundingClientRect();
+    const width = Math.ceil(Math.max(box.width, document.body.scrollWidth)), height = Math.ceil(box.height);
     const size = width + "x" + height;
     if (size === lastSize) return;
     lastSize = size;
@@ -557,6 +590,8 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
   // ---- Start: the handshake ----
   request("ui/initialize", { protocolVersion: PROTOCOL, appInfo: { name: "dbai-mcp result view", version: "1" },
     appCapabilities: { availableDisplayModes: ["inline"] } }).then(function (result) {
+    // More rows need the host to pass tool calls on to the server.
+    state.canCallTools = !!(result && result.hostCapabilities && result.hostCapabilities.serverTools);
     applyContext(result && result.hostContext);
     notify("ui/notifications/initialized", {});
     reportSize();

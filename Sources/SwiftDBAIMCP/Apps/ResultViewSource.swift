@@ -29,13 +29,15 @@ struct ResultViewSource: Sendable {
         self.chart = chart ?? ChartDetector.chart(for: result)
     }
 
-    /// The fields: `sql`, `params` (as `query` takes them), `database` with several databases,
-    /// `next_cursor` for ``ViewRowsTool`` and its name as the client calls it (`rows_tool`), and
-    /// `chart` (`type`, `x`, `y`).
+    /// The fields: `sql`, `params` (as `query` takes them), `source` (both, as one opaque string
+    /// that survives JavaScript's numbers), `database` with several databases, `next_cursor` for
+    /// ``ViewRowsTool`` and its name as the client calls it (`rows_tool`), and `chart` (`type`,
+    /// `x`, `y`).
     func meta(several: Bool, rowsTool: String) -> Value {
         var fields: [String: Value] = ["sql": .string(sql), "rows_tool": .string(rowsTool)]
         let params = Self.params(arguments)
         if let params { fields["params"] = params }
+        fields["source"] = .string(ViewRowsTool.source(sql: sql, params: params))
         if several { fields["database"] = .string(database) }
         if let next {
             let request = ResultCursor.request(

@@ -123,8 +123,11 @@ public final class DBAIServer: Sendable {
             onInitialize: { params in
                 // MCP Apps: declared back, and the view offered, only to a client that declared it.
                 guard offersViews, AppsExtension.isDeclared(inInitialize: params) else { return [:] }
-                client.declaredApps()
                 return [AppsExtension.identifier: AppsExtension.serverSettings]
+            },
+            onDeclared: { extensions in
+                // Only once the server's initialize result says so (a second initialize fails).
+                if extensions[AppsExtension.identifier] != nil { client.declaredApps() }
             }
         ) { [weak server, self] parameters in
             guard let server else { throw MCPError.internalError("The server stopped.") }
@@ -208,9 +211,8 @@ public final class DBAIServer: Sendable {
             return ListResourceTemplates.Result(templates: page.items, nextCursor: page.nextCursor)
         }
         let exportResources = ExportResources(store: exports.store)
-        let offersViews = configuration.offersViews
-        await server.withMethodHandler(ReadResource.self) { parameters in
-            if offersViews, parameters.uri == ResultView.uri { return ReadResource.Result(contents: ResultView.read()) }
+        await server.withMethodHandler(ReadResource.self) { [self] parameters in
+            if parameters.uri == ResultView.uri, showsApps(session) { return ReadResource.Result(contents: ResultView.read()) }
             if exportResources.handles(parameters.uri) { return ReadResource.Result(contents: try exportResources.read(parameters.uri)) }
             return ReadResource.Result(contents: try await resources.read(parameters.uri))
         }

@@ -41,6 +41,8 @@ actor RoutingTransport: Transport {
     /// Called with the params of each `initialize` request; returns the extensions the server
     /// declares back in its result (`capabilities.extensions`), none when empty.
     private let onInitialize: @Sendable (Value?) -> [String: Value]
+    /// Called with the extensions an `initialize` result declared, as it is sent.
+    private let onDeclared: @Sendable ([String: Value]) -> Void
     /// The `initialize` requests in flight whose results declare extensions, by id.
     private var declaringExtensions: [RequestKey: [String: Value]] = [:]
     private let order = TurnQueue()
@@ -58,9 +60,11 @@ actor RoutingTransport: Transport {
         turnKind: @escaping @Sendable (String) -> TurnQueue.Kind = { _ in .shared },
         onShutdown: @escaping @Sendable (String) -> Void = { _ in },
         onInitialize: @escaping @Sendable (Value?) -> [String: Value] = { _ in [:] },
+        onDeclared: @escaping @Sendable ([String: Value]) -> Void = { _ in },
         handleToolCall: @escaping ToolCallHandler
     ) {
         self.onInitialize = onInitialize
+        self.onDeclared = onDeclared
         self.inner = inner
         routed = inner as? any RequestRoutedTransport
         self.gracePeriod = gracePeriod
@@ -96,6 +100,7 @@ actor RoutingTransport: Transport {
             result["capabilities"] = .object(capabilities)
             message["result"] = .object(result)
             data = JSONMessageWriter.data(.object(message))
+            onDeclared(extensions)
         }
         try await write(data, answering: id)
         forwarded.remove(RequestKey(id))

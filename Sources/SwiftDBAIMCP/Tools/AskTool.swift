@@ -54,7 +54,7 @@ struct AskTool: DatabaseTool {
             throw Self.unconfirmedWrite(sql: sql, error: refusal, naming: context.naming) ?? ChatError.refused(sql: sql, error: refusal)
         }
         var output = ToolOutput(
-            structured: Self.structured(response, conversationID: id),
+            structured: Self.bounded(Self.structured(response, conversationID: id), to: context.budget.available - 512),
             text: Self.text(response, limits: context.executor.limits, budget: context.budget)
         ).fitted(to: context.budget)
         if context.showsApps, let rows = response.queryResult {
@@ -154,6 +154,39 @@ struct AskTool: DatabaseTool {
         }
         if let chart = response.chart {
             object["chart"] = ["type": .string(chart.kind.rawValue), "x": .string(chart.x), "y": .string(chart.y)]
+        }
+        return .object(object)
+    }
+
+    /// The structured answer within `room` bytes: what the rows and a long model-written
+    /// statement repeated in `model_sql`, the rewrites and `replaced_sql` would take beyond it is
+    /// cut, in this order: the statements of the rewrites and the replaced one (to 300
+    /// characters each), `model_sql` (to 1,000), rows from the end (`truncated`, by `bytes`),
+    /// and last the statement that ran and the answer, each ending in "…" where cut.
+    static func bounded(_ structured: Value, to room: Int) -> Value {
+        guard case .object(var object) = structured, AnswerBudget.size(of: structured) > room else { return structured }
+        func fits() -> Bool { AnswerBudget.size(of: .object(object)) <= room }
+        if case .array(let rewrites)? = object["rewrites"] {
+            object["rewrites"] = .array(rewrites.map { rewrite in
+                guard case .object(var fields) = rewrite else { return rewrite }
+                for key in ["before", "after"] { fields[key] = fields[key]?.stringValue.map { .string(Echo.clipped($0, to: 300)) } }
+                return .object(fields)
+            })
+        }
+        object["replaced_sql"] = object["replaced_sql"]?.stringValue.map { .string(Echo.clipped($0, to: 300)) }
+        if fits() { return .object(object) }
+        object["model_sql"] = object["model_sql"]?.stringValue.map { .string(Echo.clipped($0, to: 1_000)) }
+        if case .array(var rows)? = object["rows"], !rows.isEmpty {
+            while !fits(), !rows.isEmpty {
+                rows.removeLast(max(1, rows.count / 8))
+                object["rows"] = .array(rows)
+                object["row_count"] = .int(rows.count)
+                object["truncated"] = true
+                object["truncated_by"] = "bytes"
+            }
+        }
+        for (key, length) in [("sql", room / 4), ("answer", room / 8)] where !fits() {
+            object[key] = object[key]?.stringValue.map { .string(Echo.clipped($0, to: max(80, length / 2))) }
         }
         return .object(object)
     }

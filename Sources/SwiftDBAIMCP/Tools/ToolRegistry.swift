@@ -88,7 +88,8 @@ struct ToolRegistry: Sendable {
     func call(
         _ name: String, arguments: [String: Value]?, availability: ToolAvailability, catalog: DatabaseCatalog
     ) async throws -> CallTool.Result {
-        guard let tool = tool(named: name) else {
+        // The view's own tool does not exist for a session that does not show the view.
+        guard let tool = tool(named: name), !(tool is ViewRowsTool && !availability.showsApps) else {
             let available = enabledTools(availability).map(clientName(of:))
             throw MCPError.invalidParams("Unknown tool \(Echo.clipped(name)). Available tools: \(available.joined(separator: ", ")).")
         }
@@ -96,11 +97,6 @@ struct ToolRegistry: Sendable {
             throw MCPError.invalidParams(Self.disabledMessage(for: tool, named: name, allowlist: allowlist))
         }
         guard tool.isAvailable(availability) else {
-            if tool is ViewRowsTool {
-                throw MCPError.invalidParams(
-                    "The tool \(name) serves the result view of hosts that show MCP Apps; this session did not declare "
-                        + "the extension \(AppsExtension.identifier) (or the server runs with --no-ui).")
-            }
             throw MCPError.invalidParams(Self.unavailableMessage(named: name))
         }
         do {
@@ -125,17 +121,21 @@ struct ToolRegistry: Sendable {
     }
 
     /// The result view's `_meta` of an output that has one (sessions that show the view), the
-    /// text cut further when needed so that the whole answer still fits the budget. Fields too
-    /// large for a quarter of the budget (a very long statement) are left out: the view then
-    /// shows the rows without offering more.
+    /// text cut further when needed so that the whole answer still fits the budget. What the
+    /// structured content leaves (less a cut text's note) bounds it: beyond, the fields for more
+    /// rows (the statement, its values, the cursor) are left out and the view shows the rows
+    /// without offering more; beyond again, there is no view `_meta` at all.
     private func viewMeta(_ output: inout ToolOutput, catalog: DatabaseCatalog) -> Metadata? {
         guard let view = output.view, let budget = catalog.databases.first?.budget else { return nil }
+        let overhead = AnswerBudget.size(of: ResultViewSource.metaKey) + 16
+        let room = min(budget.available / 4, budget.available - AnswerBudget.size(of: output.structured) - 256) - overhead
         var value = view.meta(several: servesSeveralDatabases, rowsTool: naming.name(ViewRowsTool.toolName))
-        if AnswerBudget.size(of: value) > budget.available / 4, case .object(var fields) = value {
-            for key in ["sql", "params", "next_cursor"] { fields[key] = nil }
+        if AnswerBudget.size(of: value) > room, case .object(var fields) = value {
+            for key in ["sql", "params", "source", "next_cursor"] { fields[key] = nil }
             value = .object(fields)
         }
-        output = output.fitted(to: budget, reserving: AnswerBudget.size(of: value) + ResultViewSource.metaKey.utf8.count + 16)
+        guard AnswerBudget.size(of: value) <= room else { return nil }
+        output = output.fitted(to: budget, reserving: AnswerBudget.size(of: value) + overhead)
         return Metadata(additionalFields: [ResultViewSource.metaKey: value])
     }
 

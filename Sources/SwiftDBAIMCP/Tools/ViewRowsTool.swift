@@ -1,3 +1,4 @@
+import Foundation
 import MCP
 import SwiftDBAI
 
@@ -5,6 +6,8 @@ import SwiftDBAI
 /// so hosts never list it to the model), and listed only to sessions that negotiated MCP Apps.
 /// It is `query` without `max_rows`: one read-only statement through the same classifier,
 /// allowlist, hidden tables, limits and budget, paged with `cursor` (the view's `next_cursor`).
+/// The statement comes as `sql` and `params`, or as `source`, the view's opaque copy of both
+/// (a browser would round an integer beyond 2^53 in `params`).
 struct ViewRowsTool: DatabaseTool {
     static let toolName = "view_rows"
     let name = ViewRowsTool.toolName
@@ -21,8 +24,9 @@ struct ViewRowsTool: DatabaseTool {
                 from cursor on, and returns its rows.
                 """,
             inputSchema: InputSchema.object([
-                "sql": InputSchema.scalar("string", "One read-only SQLite statement: the view's sql."),
+                "sql": InputSchema.optional(InputSchema.scalar("string", "One read-only SQLite statement: the view's sql.")),
                 "params": InputSchema.params,
+                "source": InputSchema.optional(InputSchema.scalar("string", "The view's source: its sql and params in one.")),
                 "cursor": InputSchema.optional(InputSchema.scalar("string", "The view's next_cursor, for the rows after it.")),
             ]),
             annotations: .init(readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false),
@@ -37,13 +41,42 @@ struct ViewRowsTool: DatabaseTool {
         return identity
     }
 
+    /// The view's `source`: `sql` and `params` as one base64url JSON string.
+    static func source(sql: String, params: Value?) -> String {
+        var object: [String: Value] = ["sql": .string(sql)]
+        if let params { object["params"] = params }
+        return JSONMessageWriter.data(.object(object)).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The statement and values of a call: `source`, or `sql` and `params`.
+    private static func statement(_ arguments: ToolArguments) throws(ToolCallError) -> (sql: String, params: Value?, arguments: ToolArguments) {
+        guard let source = try arguments.string("source") else {
+            return (try arguments.requiredString("sql"), arguments.values["params"], arguments)
+        }
+        guard !arguments.has("sql"), !arguments.has("params") else {
+            throw ToolCallError("Give source, or sql and params, not both.", code: .invalidArguments)
+        }
+        var base64 = source.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard source.utf8.count <= 4 << 20, let data = Data(base64Encoded: base64),
+              case .object(let object)? = try? JSONMessageParser.parse(data), let sql = object["sql"]?.stringValue else {
+            throw ToolCallError("source is not a source this server gave: pass the view's source unchanged.", code: .invalidArguments)
+        }
+        var decoded: [String: Value] = ["sql": .string(sql)]
+        if let params = object["params"] { decoded["params"] = params }
+        return (sql, object["params"], ToolArguments(decoded))
+    }
+
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
-        try arguments.requireOnly(["sql", "params", "cursor"])
-        let sql = try arguments.requiredString("sql")
-        let parameters = try arguments.sqlArguments()
+        try arguments.requireOnly(["sql", "params", "source", "cursor"])
+        let (sql, params, statement) = try Self.statement(arguments)
+        let parameters = try statement.sqlArguments()
         let executor = context.executor
         return try await ResultCursor.pagedRead(
-            tool: name, shownAs: context.naming.name(name), arguments: arguments, bound: parameters, context: context
+            tool: name, shownAs: context.naming.name(name), arguments: arguments,
+            identity: Self.identity(sql: sql, params: params.flatMap { ToolArguments.isNotGiven($0) ? nil : $0 }),
+            bound: parameters, context: context
         ) { position in
             try await ProgressReporter.reporting(context.progress) {
                 try await executor.query(sql, arguments: parameters, after: position)
