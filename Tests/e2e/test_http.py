@@ -136,10 +136,10 @@ class RawHTTP:
         payload = response.read()
         return response.status, {key.lower(): value for key, value in response.getheaders()}, payload
 
-    def initialize(self, token: str | None = TOKEN) -> dict[str, Any]:
+    def initialize(self, token: str | None = TOKEN, capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
         status, headers, body = self.request("POST", {
             "jsonrpc": "2.0", "id": 0, "method": "initialize",
-            "params": {"protocolVersion": PROTOCOL, "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
+            "params": {"protocolVersion": PROTOCOL, "capabilities": capabilities or {}, "clientInfo": {"name": "raw", "version": "1"}},
         }, token=token)
         assert status == 200, body
         self.session_id = headers["mcp-session-id"]
@@ -179,6 +179,23 @@ def served(dbai_bin: Path, chinook: Path):
 
 
 # MARK: - The official client
+
+
+def test_the_result_view_is_negotiated_per_session_over_http(served) -> None:
+    apps = {"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}}
+    with served() as server:
+        viewing, plain = server.raw(), server.raw()
+        declared = viewing.initialize(capabilities=apps)["result"]["capabilities"]
+        assert declared["extensions"]["io.modelcontextprotocol/ui"]["mimeTypes"] == ["text/html;profile=mcp-app"]
+        assert "extensions" not in plain.initialize()["result"]["capabilities"]
+        def tools(session: RawHTTP) -> dict[str, Any]:
+            status, headers, body = session.request("POST", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+            return {tool["name"]: tool for tool in json.loads(body_message(headers, body))["result"]["tools"]}
+        assert tools(viewing)["view_rows"]["_meta"]["ui"]["visibility"] == ["app"]
+        assert "view_rows" not in tools(plain)
+        sql = "SELECT Name FROM Genre ORDER BY GenreId"
+        assert "io.github.swiftdbai/view" in viewing.call(2, "query", {"sql": sql})["result"]["_meta"]
+        assert "_meta" not in plain.call(2, "query", {"sql": sql})["result"]
 
 
 async def test_tools_and_resources_with_the_official_client(served) -> None:
