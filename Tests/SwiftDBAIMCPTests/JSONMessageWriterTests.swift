@@ -16,6 +16,7 @@ struct JSONMessageWriterTests {
         (.bool(true), "true"),
         (.int(-7), "-7"),
         (.double(2), "2.0"),
+        (.double(-0.0), "-0.0"),
         (.double(-0.5), "-0.5"),
         (.double(1e20), "1e+20"),
         (.double(.nan), "null"),
@@ -44,7 +45,7 @@ struct JSONMessageWriterTests {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var values: [Value] = [
             .null, .bool(true), .bool(false), .int(0), .int(-1), .int(9), .int(10), .int(-10), .int(Int.max), .int(Int.min),
-            .double(2), .double(-2), .double(0.1), .double(-1e-7), .double(1e15), .double(999_999_999_999_999), .double(1e300),
+            .double(2), .double(-2), .double(-0.0), .double(0.1), .double(-1e-7), .double(1e15), .double(999_999_999_999_999), .double(1e300),
             .double(.nan), .double(-.infinity), .string(""), .string("a\"b\\c/d\u{8}\u{C}\n\r\t\u{1}\u{7F}é🦜\u{2028}"),
             .data(mimeType: "image/png", Data([0, 1, 2, 3])), .data(mimeType: nil, Data()), .array([]), .object([:]),
             .array([.int(1), .null, .array([.string("x")])]),

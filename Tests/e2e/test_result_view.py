@@ -376,9 +376,11 @@ def test_without_the_extension_nothing_changes(dbai_bin: Path, chinook: Path) ->
         offered.close()
 
 
-@pytest.mark.parametrize("apps,titles", [(True, 23), (False, 40), (True, 200)])
-def test_an_ask_answer_with_long_sql_and_the_view_meta_stays_within_the_budget(dbai_bin: Path, chinook: Path, apps: bool, titles: int) -> None:
-    server = start(dbai_bin, chinook, apps=apps, sampling=True)
+@pytest.mark.parametrize("apps,titles,budget", [(True, 23, 32768), (False, 40, 32768), (True, 200, 32768), (True, 6, 4096)])
+def test_an_ask_answer_with_long_sql_and_the_view_meta_stays_within_the_budget(
+    dbai_bin: Path, chinook: Path, apps: bool, titles: int, budget: int,
+) -> None:
+    server = start(dbai_bin, chinook, "--max-result-bytes", str(budget), apps=apps, sampling=True)
     # Rows near their half of the budget, and a long statement in four places (sql, model_sql,
     # the rewrite's before and after) and, with the view, in its _meta.
     titles = ", ".join(f"'{'t' * 200}{index}'" for index in range(titles))
@@ -399,7 +401,10 @@ def test_an_ask_answer_with_long_sql_and_the_view_meta_stays_within_the_budget(d
         structured = message["result"]["structuredContent"]
         assert structured["model_sql"].startswith("SELECT Name FROM tracks"), "the rewrite ran"
         assert structured["sql"].startswith("SELECT Name FROM Track ")
-        assert len(answer) <= 32768, f"{len(answer)} bytes"
+        assert len(answer) <= budget, f"{len(answer)} bytes"
+        view = message["result"].get("_meta", {}).get(VIEW_KEY)
+        if view is not None and structured["row_count"] < 3503:
+            assert view.get("rows_missing") is True, "rows left out are said to be missing"
     finally:
         server.close()
 

@@ -76,7 +76,7 @@ button { font: inherit; color: inherit; cursor: pointer; }
 .tabs button[aria-pressed="true"] { background: var(--color-background-tertiary); font-weight: 600; }
 .more { border: 1px solid var(--color-border-primary); background: var(--color-background-secondary);
   border-radius: var(--border-radius-md); padding: 4px 12px; }
-.more[disabled] { opacity: .6; cursor: progress; }
+.more[aria-disabled="true"] { opacity: .6; cursor: progress; }
 details.sql { margin: 8px 0; }
 details.sql summary { cursor: pointer; color: var(--color-text-secondary); font-size: var(--font-text-sm-size); }
 pre { font: var(--font-text-sm-size)/1.4 var(--font-mono); background: var(--color-background-secondary);
@@ -206,12 +206,13 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
   // ---- A tool result arrives ----
   function show(result) {
     const structured = (result && result.structuredContent) || {};
+    // A page still on its way belongs to the result before this one: it is dropped.
+    state.generation += 1;
+    state.loading = false;
+    state.fresh = true;
     state.structured = structured;
     state.view = (result && result._meta && result._meta[VIEW_KEY]) || {};
     if (result && result.isError) return showProblem(textOf(result) || "The tool failed.");
-    state.generation += 1;
-    state.loading = false;
-    state.scroll = 0;
     state.columns = Array.isArray(structured.columns) ? structured.columns : [];
     state.rows = Array.isArray(structured.rows) ? structured.rows.slice() : [];
     state.clipped = typeof structured.clipped_cells === "number" && structured.clipped_cells > 0;
@@ -219,7 +220,8 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
     state.truncated = structured.truncated === true;
     state.truncatedBy = structured.truncated_by || null;
     state.nextCursor = typeof state.view.next_cursor === "string" ? state.view.next_cursor : null;
-    state.rowsMissing = state.truncatedBy === "rows" || state.nextCursor !== null || typeof structured.next_cursor === "string";
+    state.rowsMissing = state.view.rows_missing === true || state.truncatedBy === "rows" || state.nextCursor !== null ||
+      typeof structured.next_cursor === "string";
     state.offset = typeof structured.offset === "number" ? structured.offset : 0;
     state.shift = structured.pages_may_shift === true;
     state.changed = structured.earlier_rows_changed === true;
@@ -256,8 +258,12 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
     }
     parts.push(sqlBlock());
     const wrap = app.querySelector(".table-wrap");
-    if (wrap) state.scroll = wrap.scrollTop;
+    state.scroll = wrap && !state.fresh ? wrap.scrollTop : 0;
+    state.fresh = false;
+    const focused = document.activeElement && document.activeElement.id;
     app.replaceChildren(...parts.filter(Boolean));
+    // Focus stays on the control that had it (Load more, Table, Chart) when it is drawn again.
+    if (focused) { const again = document.getElementById(focused); if (again) again.focus(); }
     const again = app.querySelector(".table-wrap");
     if (again) again.scrollTop = state.scroll;
   }
@@ -279,7 +285,7 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
         el("span", { text: "Truncated: the statement returns more rows than shown here (cut by " + why + "). " +
           (more ? "" : "Narrow the statement, or use export to get every row.") })]);
       if (more) {
-        notice.append(" ", el("button", { type: "button", class: "more", id: "more", disabled: state.loading,
+        notice.append(" ", el("button", { type: "button", class: "more", id: "more", "aria-disabled": state.loading ? "true" : null,
           onclick: loadMore, text: state.loading ? "Loading…" : "Load more rows" }));
       }
       list.push(notice);
@@ -405,8 +411,11 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
     for (const row of orderedRows()) if (typeof row[y] === "number" && isFinite(row[y])) points.push({ label: row[x] === null ? "null" : typeof row[x] === "object" ? "blob" : String(row[x]), value: row[y] });
     if (points.length < 2) return null;
     if (spec.type === "pie" && points.some(function (point) { return point.value < 0; })) return null;
-    // Values over time go in time order, whatever order the table is sorted in.
-    if (spec.type === "line") points.sort(function (a, b) { return collator.compare(a.label, b.label); });
+    // Dates and numbers go in their order, whatever order the table is sorted in; other labels
+    // (month names, "Q1 2024") keep the statement's order.
+    if (spec.type === "line" && points.every(function (point) { return /^-?\d+(\.\d+)?$|^\d{4}(-\d\d){0,2}([ T]|$)/.test(point.label); })) {
+      points.sort(function (a, b) { return collator.compare(a.label, b.label); });
+    }
     return { type: spec.type, x: String(spec.x), y: String(spec.y), points: points };
   }
   function modeSwitch() {
@@ -565,7 +574,7 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
 
   // Keyboard focus stays near: on the button when there are more rows, else on the table.
   function focusAfterPage() {
-    const target = document.getElementById("more") || app.querySelector(".table-wrap");
+    const target = document.getElementById("more") || app.querySelector(".table-wrap") || document.getElementById("show-chart");
     if (target) target.focus();
   }
 

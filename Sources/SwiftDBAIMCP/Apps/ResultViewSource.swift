@@ -14,6 +14,8 @@ struct ResultViewSource: Sendable {
     var arguments: SQLArguments
     /// Where the rows after this result start; nil when it is complete.
     var next: ResultPosition?
+    /// Rows the answer does not hold: a next page, or rows left out to fit (`ask`).
+    var rowsMissing: Bool
     /// The chart that suits the rows, when one does.
     var chart: ChartSpecification?
 
@@ -26,6 +28,7 @@ struct ResultViewSource: Sendable {
         self.sql = sql
         self.arguments = arguments
         next = result.next
+        rowsMissing = result.next != nil
         self.chart = chart ?? ChartDetector.chart(for: result)
     }
 
@@ -35,11 +38,14 @@ struct ResultViewSource: Sendable {
     /// `x`, `y`).
     func meta(several: Bool, rowsTool: String) -> Value {
         var fields: [String: Value] = ["sql": .string(sql), "rows_tool": .string(rowsTool)]
+        if rowsMissing { fields["rows_missing"] = true }
         let params = Self.params(arguments)
         if let params { fields["params"] = params }
-        fields["source"] = .string(ViewRowsTool.source(sql: sql, params: params))
+        // A value JSON cannot carry exactly (an infinite real) is left out of paging altogether.
+        let pageable = !Self.hasNonFinite(arguments)
+        if pageable { fields["source"] = .string(ViewRowsTool.source(sql: sql, params: params)) }
         if several { fields["database"] = .string(database) }
-        if let next {
+        if let next, pageable {
             let request = ResultCursor.request(
                 database: database, tool: ViewRowsTool.toolName, identity: ViewRowsTool.identity(sql: sql, params: params))
             fields["next_cursor"] = .string(PageCursor(
@@ -50,6 +56,14 @@ struct ResultViewSource: Sendable {
             fields["chart"] = ["type": .string(chart.kind.rawValue), "x": .string(chart.x), "y": .string(chart.y)]
         }
         return .object(fields)
+    }
+
+    static func hasNonFinite(_ arguments: SQLArguments) -> Bool {
+        let values: [SQLValue] = switch arguments {
+        case .positional(let values): values
+        case .named(let values): Array(values.values)
+        }
+        return values.contains { if case .real(let real) = $0 { !real.isFinite } else { false } }
     }
 
     /// Bound values as `query`'s `params`: a list for `?` parameters, `{"name", "value"}` pairs

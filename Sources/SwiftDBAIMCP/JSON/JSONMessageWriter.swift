@@ -18,6 +18,7 @@ enum JSONMessageWriter {
         case .double(let double):
             if double.isFinite {
                 if double.rounded() == double, abs(double) < 1e15 {
+                    if double.sign == .minus, double == 0 { bytes.append(UInt8(ascii: "-")) }  // -0.0 keeps its sign
                     bytes.append(contentsOf: String(Int64(double)).utf8)
                     bytes.append(contentsOf: ".0".utf8)
                 } else {
@@ -58,7 +59,7 @@ enum JSONMessageWriter {
             if !double.isFinite {
                 4
             } else if double.rounded() == double, abs(double) < 1e15 {
-                decimalDigits(Int(double)) + 2
+                decimalDigits(Int(double)) + 2 + (double.sign == .minus && double == 0 ? 1 : 0)
             } else {
                 String(double).utf8.count
             }

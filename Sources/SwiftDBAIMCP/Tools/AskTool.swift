@@ -53,13 +53,19 @@ struct AskTool: DatabaseTool {
         } catch ChatError.refused(let sql, let refusal) {
             throw Self.unconfirmedWrite(sql: sql, error: refusal, naming: context.naming) ?? ChatError.refused(sql: sql, error: refusal)
         }
+        let structured = Self.bounded(Self.structured(response, conversationID: id), to: context.budget.available - 512)
         var output = ToolOutput(
-            structured: Self.bounded(Self.structured(response, conversationID: id), to: context.budget.available - 512),
-            text: Self.text(response, limits: context.executor.limits, budget: context.budget)
+            structured: structured, text: Self.text(response, limits: context.executor.limits, budget: context.budget)
         ).fitted(to: context.budget)
         if context.showsApps, let rows = response.queryResult {
-            output.view = ResultViewSource(
+            var view = ResultViewSource(
                 database: database.name, sql: response.sql, arguments: .none, result: rows, chart: .some(response.chart))
+            if structured.objectValue?["row_count"]?.intValue != rows.rowCount {
+                // Rows left out to fit: the view says so, and pages from the start, not past them.
+                view.next = nil
+                view.rowsMissing = true
+            }
+            output.view = view
         }
         return output
     }
@@ -86,10 +92,12 @@ struct AskTool: DatabaseTool {
                 "The question does not say which database it is about: give database, one of \(catalog.names.joined(separator: ", ")).",
                 code: .invalidArguments)
         }
-        let output = try await call(arguments, context: catalog.context(chosen))
+        var output = try await call(arguments, context: catalog.context(chosen))
         guard case .object(var structured) = output.structured else { return output }
         structured["database"] = .string(chosen.name)
-        return ToolOutput(structured: .object(structured), text: "Database: \(chosen.name)\n\n" + output.text)
+        output.structured = .object(structured)
+        output.text = "Database: \(chosen.name)\n\n" + output.text
+        return output
     }
 
     /// The answer when the model's statement is a write that was not confirmed: it shows the
@@ -187,6 +195,25 @@ struct AskTool: DatabaseTool {
         }
         for (key, length) in [("sql", room / 4), ("answer", room / 8)] where !fits() {
             object[key] = object[key]?.stringValue.map { .string(Echo.clipped($0, to: max(80, length / 2))) }
+        }
+        if fits() { return .object(object) }
+        // A small budget: what explains the answer shrinks to its headlines.
+        if case .array(let rewrites)? = object["rewrites"] {
+            object["rewrites"] = .array(rewrites.map { rewrite in
+                guard case .object(var fields) = rewrite else { return rewrite }
+                fields["before"] = "…"
+                fields["after"] = "…"
+                return .object(fields)
+            })
+        }
+        for key in ["doubts", "looked_again_for"] {
+            if case .array(let items)? = object[key] {
+                object[key] = .array(items.prefix(3).map { .string(Echo.clipped($0.stringValue ?? "", to: 120)) })
+            }
+        }
+        object["replaced_sql"] = nil
+        for key in ["model_sql", "sql", "answer"] where !fits() {
+            object[key] = object[key]?.stringValue.map { .string(Echo.clipped($0, to: 80)) }
         }
         return .object(object)
     }

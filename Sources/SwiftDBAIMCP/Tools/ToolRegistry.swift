@@ -132,6 +132,7 @@ struct ToolRegistry: Sendable {
         var value = view.meta(several: servesSeveralDatabases, rowsTool: naming.name(ViewRowsTool.toolName))
         if AnswerBudget.size(of: value) > room, case .object(var fields) = value {
             for key in ["sql", "params", "source", "next_cursor"] { fields[key] = nil }
+            if view.next != nil { fields["rows_missing"] = true }
             value = .object(fields)
         }
         guard AnswerBudget.size(of: value) <= room else { return nil }

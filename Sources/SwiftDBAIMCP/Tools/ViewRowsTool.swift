@@ -57,9 +57,12 @@ struct ViewRowsTool: DatabaseTool {
         guard !arguments.has("sql"), !arguments.has("params") else {
             throw ToolCallError("Give source, or sql and params, not both.", code: .invalidArguments)
         }
+        guard source.utf8.count <= 4 << 20 else {
+            throw ToolCallError("source is not a source this server gave: pass the view's source unchanged.", code: .invalidArguments)
+        }
         var base64 = source.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard source.utf8.count <= 4 << 20, let data = Data(base64Encoded: base64),
+        guard let data = Data(base64Encoded: base64),
               case .object(let object)? = try? JSONMessageParser.parse(data), let sql = object["sql"]?.stringValue else {
             throw ToolCallError("source is not a source this server gave: pass the view's source unchanged.", code: .invalidArguments)
         }
