@@ -88,15 +88,13 @@ struct ToolRegistry: Sendable {
     func call(
         _ name: String, arguments: [String: Value]?, availability: ToolAvailability, catalog: DatabaseCatalog
     ) async throws -> CallTool.Result {
-        // The view's own tool does not exist for a session that does not show the view.
-        guard let tool = tool(named: name), !(tool is ViewRowsTool && !availability.showsApps) else {
-            let available = enabledTools(availability).map(clientName(of:))
-            throw MCPError.invalidParams("Unknown tool \(Echo.clipped(name)). Available tools: \(available.joined(separator: ", ")).")
-        }
+        guard let tool = tool(named: name) else { throw unknownTool(name, availability) }
         guard allowlist.allows(tool.operation) else {
             throw MCPError.invalidParams(Self.disabledMessage(for: tool, named: name, allowlist: allowlist))
         }
         guard tool.isAvailable(availability) else {
+            // The view's own tool does not exist for a session that does not show the view.
+            if tool is ViewRowsTool { throw unknownTool(name, availability) }
             throw MCPError.invalidParams(Self.unavailableMessage(named: name))
         }
         do {
@@ -118,6 +116,11 @@ struct ToolRegistry: Sendable {
         } catch let error where !(error is CancellationError) {
             return Self.errorResult(ToolCallError("The tool failed: \(error).", code: .internalError))
         }
+    }
+
+    private func unknownTool(_ name: String, _ availability: ToolAvailability) -> MCPError {
+        let available = enabledTools(availability).map(clientName(of:))
+        return MCPError.invalidParams("Unknown tool \(Echo.clipped(name)). Available tools: \(available.joined(separator: ", ")).")
     }
 
     /// The result view's `_meta` of an output that has one (sessions that show the view), the
