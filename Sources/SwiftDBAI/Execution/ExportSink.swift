@@ -39,7 +39,7 @@ struct ExportSink {
     mutating func append(_ record: [UInt8]) throws {
         let total = written + buffer.count
         if let maxBytes, total + record.count > maxBytes { throw TooLarge() }
-        let cost = record.reduce(0) { $0 + Self.escapedSize($1) }
+        let cost = record.reduce(0) { $0 + JSONEscaping.size(of: $1) }
         if chunkCost > 0, chunkCost + cost > chunkBytes {
             chunkStarts.append(total)
             chunkCost = 0
@@ -51,7 +51,7 @@ struct ExportSink {
             while index < record.count {
                 let length = Self.characterLength(record[index])
                 let end = min(record.count, index + length)
-                let characterCost = record[index..<end].reduce(0) { $0 + Self.escapedSize($1) }
+                let characterCost = record[index..<end].reduce(0) { $0 + JSONEscaping.size(of: $1) }
                 if chunkCost > 0, chunkCost + characterCost > chunkBytes {
                     chunkStarts.append(total + index)
                     chunkCost = 0
@@ -64,16 +64,6 @@ struct ExportSink {
         }
         buffer.append(contentsOf: record)
         if buffer.count >= Self.bufferBytes { try flush() }
-    }
-
-    /// The bytes one byte of UTF-8 text takes in a JSON string, at most: `\b` and `\f` count as
-    /// `\u0008` and `\u000c`, as the server's writer escapes them.
-    static func escapedSize(_ byte: UInt8) -> Int {
-        switch byte {
-        case 0x22, 0x5C, 0x0A, 0x0D, 0x09: 2
-        case 0..<0x20, 0x7F: 6
-        default: 1
-        }
     }
 
     /// The bytes of the UTF-8 character that starts with `lead` (1 for a stray continuation byte).

@@ -68,26 +68,23 @@ public struct OpenedDatabase: Sendable {
         self.limits = limits
         self.extensions = extensions
         self.isSchemaComplete = reading == .whole
-        let open = { @Sendable () throws(SwiftDBAIError) -> DatabaseQueue in
+        /// Opens the connection; `identity`: the file must still be the one checked then.
+        let open = { @Sendable (identity: [UInt64]?) throws(SwiftDBAIError) -> DatabaseQueue in
             try DatabaseOpener.open(
                 path: path, readOnly: readOnly, busyTimeout: limits.busyTimeout.seconds, maxValueBytes: limits.maxValueBytes,
-                extensions: extensions)
+                extensions: extensions, expecting: identity)
         }
         if reading == .presence, extensions.isEmpty {
             do {
                 let (version, file) = try DatabaseOpener.schemaVersion(ofFileAt: path, busyTimeout: limits.busyTimeout.seconds)
                 schema = DatabaseSchema(tables: [], schemaVersion: version)
-                connection = WriterConnection(path: path) { () throws(SwiftDBAIError) -> DatabaseQueue in
-                    try DatabaseOpener.open(
-                        path: path, readOnly: readOnly, busyTimeout: limits.busyTimeout.seconds, maxValueBytes: limits.maxValueBytes,
-                        expecting: file.identity)
-                }
+                connection = WriterConnection(path: path) { () throws(SwiftDBAIError) -> DatabaseQueue in try open(file.identity) }
                 return
             } catch let error where error == .hotJournal(path: path) && !readOnly {
                 // A connection that may write rolls the journal back as it opens: open it now.
             }
         }
-        let queue = try open()
+        let queue = try open(nil)
         do {
             let introspector = SchemaIntrospector(includesRowCounts: false)
             schema = try queue.read { db in

@@ -163,7 +163,7 @@ struct ResultReader {
             var cost = 0
             while end < count {
                 let byte = bytes[end]
-                let step = byte == 0x22 || byte == 0x5C ? 2 : (byte < 0x20 ? 6 : 1)
+                let step = JSONEscaping.size(of: byte)
                 if cost + step > limit { break }
                 cost += step
                 end += 1
@@ -201,11 +201,7 @@ struct ResultReader {
 
     /// The length of UTF-8 text as a JSON string: quotes, and escapes for `"`, `\` and controls.
     static func jsonStringLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var length = bytes.count + 2
-        for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-            length += (byte == 0x0A || byte == 0x0D || byte == 0x09 || byte >= 0x20) ? 1 : 5
-        }
-        return length
+        JSONEscaping.stringSize(of: bytes)
     }
 }
 

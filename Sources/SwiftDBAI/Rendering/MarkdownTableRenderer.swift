@@ -87,7 +87,7 @@ package struct MarkdownTableRenderer: Sendable {
     /// The bytes a line takes in a JSON string: its UTF-8, an escape for each quote or
     /// backslash, and its line break (`\n`).
     static func cost(_ line: String) -> Int {
-        line.utf8.reduce(2) { $0 + ($1 == 0x22 || $1 == 0x5C ? 2 : ($1 < 0x20 ? 6 : 1)) }
+        JSONEscaping.stringSize(of: line)
     }
 
     /// The text of one value in a table cell.

@@ -1,5 +1,6 @@
 import Foundation
 import MCP
+import SwiftDBAI
 
 /// Writes the SDK's `Value` as compact JSON (keys sorted), for the server's hot path.
 enum JSONMessageWriter {
@@ -75,15 +76,7 @@ enum JSONMessageWriter {
 
     /// The bytes ``writeString(_:into:)`` writes for `string`: quotes and escapes included.
     static func size(of string: String) -> Int {
-        var count = 2
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09: count += 2
-            case 0..<0x20: count += 6
-            default: count += 1
-            }
-        }
-        return count
+        JSONEscaping.stringSize(of: string)
     }
 
     private static func decimalDigits(_ integer: Int) -> Int {

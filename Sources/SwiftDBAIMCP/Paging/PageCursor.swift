@@ -30,11 +30,7 @@ struct PageCursor: Codable, Sendable, Hashable {
     var encoded: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(self)) ?? Data()
-        return data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encoded((try? encoder.encode(self)) ?? Data())
     }
 
     /// Why a cursor was refused.
@@ -58,9 +54,7 @@ struct PageCursor: Codable, Sendable, Hashable {
     ///
     /// - Throws: ``Refusal``.
     static func decode(_ text: String, kind: String, request: UInt64 = 0) throws(Refusal) -> PageCursor {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard text.utf8.count <= 512, let data = Data(base64Encoded: base64),
+        guard text.utf8.count <= 512, let data = Base64URL.decoded(text),
               let cursor = try? JSONDecoder().decode(PageCursor.self, from: data), cursor.offset >= 0
         else { throw .malformed }
         guard cursor.kind == kind else { throw .otherKind }

@@ -45,17 +45,7 @@ struct ViewRowsTool: DatabaseTool {
     static func source(sql: String, params: Value?) -> String {
         var object: [String: Value] = ["sql": .string(sql)]
         if let params { object["params"] = params }
-        let base64 = JSONMessageWriter.data(.object(object)).base64EncodedData()
-        // base64url without padding, byte by byte (Foundation's string replacing is slow here).
-        let url = base64.compactMap { byte -> UInt8? in
-            switch byte {
-            case UInt8(ascii: "+"): UInt8(ascii: "-")
-            case UInt8(ascii: "/"): UInt8(ascii: "_")
-            case UInt8(ascii: "="): nil
-            default: byte
-            }
-        }
-        return String(decoding: url, as: UTF8.self)
+        return Base64URL.encoded(JSONMessageWriter.data(.object(object)))
     }
 
     /// The statement and values of a call: `source`, or `sql` and `params`.
@@ -69,9 +59,7 @@ struct ViewRowsTool: DatabaseTool {
         guard source.utf8.count <= 4 << 20 else {
             throw ToolCallError("source is not a source this server gave: pass the view's source unchanged.", code: .invalidArguments)
         }
-        var base64 = source.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
+        guard let data = Base64URL.decoded(source),
               case .object(let object)? = try? JSONMessageParser.parse(data), let sql = object["sql"]?.stringValue else {
             throw ToolCallError("source is not a source this server gave: pass the view's source unchanged.", code: .invalidArguments)
         }
