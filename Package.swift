@@ -26,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // HMAC-SHA256 of the requestState of 2026-07-28 confirmations (already built for the
+        // HTTP client's TLS; CryptoKit on Apple platforms).
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         // `swift package generate-documentation --target SwiftDBAI` (and `--target SwiftDBAIChat`): the
         // Documentation.docc catalog of each.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -67,6 +70,7 @@ let package = Package(
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             // The result view's source; Scripts/embed-view writes it into ResultViewDocument.swift,
             // so that the binary carries it without a resource bundle.

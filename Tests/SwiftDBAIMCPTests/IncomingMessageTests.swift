@@ -64,7 +64,7 @@ struct IncomingMessageTests {
             Issue.record("expected a notification")
             return
         }
-        guard case .response(.number(3)) = IncomingMessage(Data(#"{"jsonrpc":"2.0","id":3,"result":{}}"#.utf8)) else {
+        guard case .response(.number(3), _) = IncomingMessage(Data(#"{"jsonrpc":"2.0","id":3,"result":{}}"#.utf8)) else {
             Issue.record("expected a response")
             return
         }

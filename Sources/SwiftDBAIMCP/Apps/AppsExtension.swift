@@ -16,7 +16,13 @@ enum AppsExtension {
 
     /// True when a client's `initialize` params declare the extension with HTML views.
     static func isDeclared(inInitialize params: Value?) -> Bool {
-        let extensionSettings = params?.objectValue?["capabilities"]?.objectValue?["extensions"]?.objectValue?[identifier]
+        isDeclared(inCapabilities: params?.objectValue?["capabilities"])
+    }
+
+    /// True when client capabilities (from `initialize`, or a 2026-07-28 request's `_meta`)
+    /// declare the extension with HTML views.
+    static func isDeclared(inCapabilities capabilities: Value?) -> Bool {
+        let extensionSettings = capabilities?.objectValue?["extensions"]?.objectValue?[identifier]
         let mimeTypes = extensionSettings?.objectValue?["mimeTypes"]?.arrayValue ?? []
         return mimeTypes.contains { $0.stringValue?.lowercased().replacingOccurrences(of: " ", with: "") == mimeType }
     }

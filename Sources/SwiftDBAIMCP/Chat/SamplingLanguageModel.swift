@@ -4,50 +4,62 @@ import SwiftDBAIChat
 
 /// The connected client's own model, asked through MCP sampling (`sampling/createMessage`).
 ///
-/// Used by `ask` when the server has no `--llm` and the client declared sampling. Plain text
-/// only: system messages become the system prompt, tool messages become user text.
+/// Used by `ask` when the server has no `--llm` and the client declared sampling in
+/// `initialize` (handshake era: under 2026-07-28 the server sends the client no requests).
+/// Plain text only: system messages become the system prompt, tool messages become user text.
 struct SamplingLanguageModel: LanguageModel {
     let name = "sampling"
     let capabilities = LanguageModelCapabilities.textOnly
-    /// The server that talks to the client; weak so a stopped server is not kept alive.
-    weak var server: Server?
+    /// The client of the `ask` call.
+    let peer: Peer
     /// How long the client's model may take to answer one request (`--llm-timeout`).
     var timeout: Duration = .seconds(60)
 
     func respond(to request: LanguageModelRequest) async throws(LanguageModelError) -> LanguageModelResponse {
-        guard let server else { throw .unreachable(provider: name, reason: "the MCP server stopped") }
         let system = request.messages.filter { $0.role == .system }.map(\.content).joined(separator: "\n\n")
-        let messages: [Sampling.Message] = request.messages.compactMap { message in
+        let messages: [Value] = request.messages.compactMap { message in
+            let role: String
+            let text: String
             switch message.role {
-            case .system: nil
+            case .system: return nil
             case .assistant:
-                .assistant(.text(message.content.isEmpty ? Self.describe(message.toolCalls) : message.content))
+                role = "assistant"
+                text = message.content.isEmpty ? Self.describe(message.toolCalls) : message.content
             case .user, .tool:
-                .user(.text(message.content))
+                role = "user"
+                text = message.content
             }
+            return ["role": .string(role), "content": ["type": "text", "text": .string(text)]]
         }
+        var params: [String: Value] = [
+            "messages": .array(messages), "includeContext": "none", "maxTokens": .int(request.options.maxTokens ?? 512),
+        ]
+        if !system.isEmpty { params["systemPrompt"] = .string(system) }
+        if let temperature = request.options.temperature { params["temperature"] = .double(temperature) }
+        if !request.options.stop.isEmpty { params["stopSequences"] = .array(request.options.stop.map(Value.string)) }
         do {
-            // A client that never answers must not hold `ask` forever, nor ignore a cancellation.
-            // A request's longer first timeout is not granted: a client that never answers must not hold
-            // `ask` for minutes. A shorter one is.
-            let result = try await firstOutcome(within: min(request.timeout ?? timeout, timeout)) { [request] in
-                try await server.requestSampling(
-                    messages: messages, systemPrompt: system.isEmpty ? nil : system,
-                    includeContext: Sampling.ContextInclusion.none,
-                    temperature: request.options.temperature, maxTokens: request.options.maxTokens ?? 512,
-                    stopSequences: request.options.stop.isEmpty ? nil : request.options.stop)
+            // A client that never answers must not hold `ask` for minutes, nor ignore a
+            // cancellation: a request's longer first timeout is not granted; a shorter one is.
+            let result = try await firstOutcome(within: min(request.timeout ?? timeout, timeout)) { [params] in
+                try await peer.request("sampling/createMessage", .object(params))
             }
-            let text = result.content.asArray.compactMap { block -> String? in
-                if case .text(let text) = block { return text }
-                return nil
+            let object = result.objectValue
+            let blocks: [Value] = switch object?["content"] {
+            case .array(let array)?: array
+            case let block?: [block]
+            case nil: []
+            }
+            let text = blocks.compactMap { block -> String? in
+                guard block.objectValue?["type"]?.stringValue == "text" else { return nil }
+                return block.objectValue?["text"]?.stringValue
             }.joined(separator: "\n")
-            return LanguageModelResponse(text: text, finishReason: result.stopReason?.rawValue)
+            return LanguageModelResponse(text: text, finishReason: object?["stopReason"]?.stringValue)
         } catch is CancellationError {
             throw .cancelled
         } catch let error as TimeLimitExceeded {
             throw .timeout(provider: "the client's model (sampling)", seconds: Double(error.limit.components.seconds))
-        } catch let error as MCPError {
-            throw .refused(provider: "the client's model (sampling)", reason: error.localizedDescription)
+        } catch let error as ProtocolError {
+            throw .refused(provider: "the client's model (sampling)", reason: error.message)
         } catch {
             throw .unreachable(provider: "the client's model (sampling)", reason: "\(error)")
         }

@@ -7,9 +7,11 @@ import SwiftDBAI
 ///
 /// 1. with `--no-confirm`, nothing is asked;
 /// 2. a `confirm` token issued for exactly these statements runs them (once);
-/// 3. a client that declared elicitation is asked through `elicitation/create`, with the
-///    statement, the number of rows it would change and the first of them
-///    (``ElicitationConfirmer``, which also confirms the writes of `ask`);
+/// 3. a client that declared elicitation is asked: in the handshake era through
+///    `elicitation/create`, with the statement, the number of rows it would change and the first
+///    of them (``ElicitationConfirmer``, which also confirms the writes of `ask`); under
+///    2026-07-28 by an `InputRequiredResult` that shows the same, answered by a retry
+///    (``ConfirmationRoundTrip``);
 /// 4. otherwise nothing runs: the result holds a preview and a single-use token.
 ///
 /// A confirmation covers the rows its preview showed, not only the statement: the write runs
@@ -22,6 +24,8 @@ struct WriteConfirmationFlow: Sendable {
     let confirmsDestructiveWrites: Bool
     /// Asks the user through the client; nil when the client did not declare elicitation.
     let elicit: ElicitationConfirmer.Elicit?
+    /// The 2026-07-28 round trip of the call; nil in the handshake era.
+    var roundTrip: ConfirmationRoundTrip? = nil
     /// Rows shown in a preview.
     var previewRowCount = 20
 
@@ -36,6 +40,9 @@ struct WriteConfirmationFlow: Sendable {
             // Destructive and not confirmed yet: nothing ran.
         }
         let fingerprint = Self.fingerprint(tool: tool, statements: statements)
+        if token == nil, let roundTrip, roundTrip.elicits {
+            return try await runRoundTrip(statements, operation: operation, fingerprint: fingerprint, roundTrip: roundTrip)
+        }
         var changed: SwiftDBAIError?
         if let token {
             switch await tokens.redeem(token, for: fingerprint) {
@@ -66,6 +73,40 @@ struct WriteConfirmationFlow: Sendable {
             throw ToolCallError(
                 "The user did not confirm the \(operation.sqlKeyword); nothing was changed.", code: .confirmationDeclined)
         }
+    }
+
+    /// The 2026-07-28 confirmation: a retry with the user's answer runs the write if it still
+    /// changes exactly the rows previewed; otherwise (first call, rows changed, no answer) an
+    /// `InputRequiredResult` with a new preview is thrown.
+    private func runRoundTrip(
+        _ statements: [BoundStatement], operation: SQLOperation, fingerprint: String, roundTrip: ConfirmationRoundTrip
+    ) async throws -> ToolOutput {
+        var changed: SwiftDBAIError?
+        if let claim = try roundTrip.claim(fingerprint: fingerprint), let response = roundTrip.response {
+            let redeemed = await tokens.redeem(claim.token, for: fingerprint)
+            guard case .success(let signature) = redeemed else {
+                throw ProtocolError.invalidParams(
+                    "Invalid params: requestState was already used (a confirmation runs once, accepted or declined). "
+                        + "Nothing was changed; call the tool again without requestState for a new preview.")
+            }
+            guard response == .accepted else {
+                throw ToolCallError(
+                    "The user did not confirm the \(operation.sqlKeyword); nothing was changed.", code: .confirmationDeclined)
+            }
+            guard let signature, signature.hashValue == claim.rowsDigest else {
+                throw ProtocolError.invalidParams("Invalid params: requestState does not match the preview it was issued with; nothing was changed.")
+            }
+            do {
+                return try await execute(statements, operation: operation, confirmed: true, matching: signature)
+            } catch .changedSincePreview(let previewed, let now) {
+                changed = .changedSincePreview(previewedRows: previewed, rowsNow: now)
+            }
+        }
+        let preview = try await executor.preview(statements, expecting: operation, maxRows: previewRowCount)
+        let issued = await tokens.issue(for: fingerprint, signature: preview.signature)
+        let state = roundTrip.state(token: issued, fingerprint: fingerprint, signature: preview.signature, lifetime: tokens.lifetime)
+        let message = ElicitationConfirmer.message(statements, operation: operation, preview: preview, note: changed?.description)
+        throw roundTrip.inputRequired(message: message, state: state)
     }
 
     // MARK: - Steps

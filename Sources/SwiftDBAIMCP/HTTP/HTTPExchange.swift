@@ -49,9 +49,9 @@ package struct HTTPReply: Sendable {
         /// A request's messages: when the first is its response, it is sent alone as
         /// `application/json`; otherwise the messages go as server-sent events (`sse`), or,
         /// when the client does not accept them, only the response is sent, as JSON.
-        case messages(AsyncStream<HTTPSessionTransport.Outgoing>, sse: Bool)
+        case messages(AsyncStream<HTTPOutgoing>, sse: Bool)
         /// Server-sent events until the stream ends.
-        case events(AsyncStream<HTTPSessionTransport.Outgoing>)
+        case events(AsyncStream<HTTPOutgoing>)
     }
 
     package var status: Int

@@ -18,8 +18,8 @@ import MCP
 /// are open.
 package actor StreamableHTTPEndpoint {
     private struct Session {
-        let transport: HTTPSessionTransport
-        let serving: ServingSession
+        let streams: HTTPSessionStreams
+        let dispatcher: MessageDispatcher
     }
 
     /// The path MCP is served at.
@@ -34,12 +34,17 @@ package actor StreamableHTTPEndpoint {
     private var starting = 0
     private var isDraining = false
     private var ended: [CheckedContinuation<Void, Never>] = []
+    /// Answers the stateless (2026-07-28) requests, which belong to no session.
+    private let stateless: MessageDispatcher
+    /// The scope of the next stateless POST (each is its own id space).
+    private var nextScope = 0
 
     package init(server: DBAIServer, options: HTTPServeOptions, logger: Logger) {
         self.server = server
         self.options = options
         self.logger = logger
         gate = HTTPRequestGate(options: options)
+        stateless = server.statelessDispatcher()
     }
 
     /// The number of open sessions.
@@ -72,7 +77,7 @@ package actor StreamableHTTPEndpoint {
             return HTTPReply(status: 204, headers: [
                 ("Allow", "GET, POST, DELETE, OPTIONS"),
                 ("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS"),
-                ("Access-Control-Allow-Headers", "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID"),
+                ("Access-Control-Allow-Headers", "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID"),
                 ("Access-Control-Max-Age", "600"),
             ])
         default:
@@ -96,37 +101,74 @@ package actor StreamableHTTPEndpoint {
                 status: 400, headers: [("Content-Type", "application/json")],
                 body: .data(reply ?? IncomingMessage.errorReply(id: "null", code: IncomingMessage.invalidRequest, message: "Invalid Request.")))
         }
-        if case .request(let id, "initialize", _) = message {
-            return await initialize(request, id: id, events: events)
+        if case .request(let id, let method, let object) = message {
+            let params = object["params"]?.objectValue ?? [:]
+            do {
+                if let meta = try StatelessMeta.parse(params) {
+                    return await stateless(request, id: id, method: method, params: params, meta: meta, events: events)
+                }
+            } catch {
+                return Self.errorReply(id: id, error)
+            }
+            if method == "initialize" { return await initialize(request, id: id, events: events) }
         }
         let found: (id: String, session: Session)
         switch session(of: request) {
         case .success(let success): found = success
         case .failure(let reply): return reply
         }
-        if let version = request.header("Mcp-Protocol-Version"), !Version.supported.contains(version) {
-            return .error(400, "Bad Request: unsupported Mcp-Protocol-Version \(version); supported: \(Version.supported.sorted().joined(separator: ", ")).")
+        if let version = request.header("Mcp-Protocol-Version"), !ProtocolRevision.handshake.contains(version) {
+            return .error(400, "Bad Request: unsupported Mcp-Protocol-Version \(version) in a session; supported: \(ProtocolRevision.handshake.joined(separator: ", ")).")
         }
         let headers = [("Mcp-Session-Id", found.id)]
         switch message {
         case .request(let id, _, _):
             guard !isDraining else { return Self.shuttingDown }
-            return await Self.pass(request, id: id, events: events, to: found.session.transport, headers: headers)
+            return await Self.pass(request, id: id, events: events, to: found.session, headers: headers)
         case .notification(let method, let object):
-            let cancelled = method == CancelledNotification.name
-                ? object["params"]?.objectValue?["requestId"].flatMap(ID.init(json:)) : nil
-            guard await found.session.transport.deliver(request.body, cancelling: cancelled) else {
+            guard await found.session.streams.touch() else {
                 return .error(404, "Not Found: the session ended; initialize a new one.")
+            }
+            await found.session.dispatcher.receive(request.body, on: await found.session.streams.sessionChannel)
+            if method == CancelledNotification.name, let cancelled = object["params"]?.objectValue?["requestId"].flatMap(ID.init(json:)) {
+                await found.session.streams.abandon(cancelled)
             }
             return HTTPReply(status: 202, headers: headers)
         case .response:
-            guard await found.session.transport.deliver(request.body, cancelling: nil) else {
+            guard await found.session.streams.touch() else {
                 return .error(404, "Not Found: the session ended; initialize a new one.")
             }
+            await found.session.dispatcher.receive(request.body, on: await found.session.streams.sessionChannel)
             return HTTPReply(status: 202, headers: headers)
         case .invalid:
             return .error(400, "Invalid Request.")
         }
+    }
+
+    /// A stateless (2026-07-28) request: no session; its headers must agree with its body.
+    private func stateless(
+        _ request: HTTPExchangeRequest, id: ID, method: String, params: [String: Value], meta: StatelessMeta, events: Bool
+    ) async -> HTTPReply {
+        if let mismatch = StatelessHeaders.mismatch(request, method: method, params: params, version: meta.version) {
+            return Self.errorReply(id: id, mismatch)
+        }
+        guard stateless.serves(method, in: .stateless) else {
+            return Self.errorReply(id: id, ProtocolError.methodNotFound(method, revision: ProtocolRevision.stateless), status: 404)
+        }
+        guard !isDraining else { return Self.shuttingDown }
+        nextScope += 1
+        let (channel, stream) = StatelessExchangeChannel.open(id: id, scope: nextScope, events: events, dispatcher: stateless)
+        await stateless.receive(request.body, on: channel)
+        return HTTPReply(status: 200, body: .messages(stream, sse: events))
+    }
+
+    /// An error response to request `id`, with the HTTP status its code takes.
+    private static func errorReply(id: ID, _ error: any Error, status: Int? = nil) -> HTTPReply {
+        let error = ProtocolError.from(error)
+        return HTTPReply(
+            status: status ?? (error.code == ProtocolError.invalidParamsCode ? 400 : error.httpStatus),
+            headers: [("Content-Type", "application/json")],
+            body: .data(JSONMessageWriter.data(["jsonrpc": "2.0", "id": id.json, "error": error.json])))
     }
 
     private func initialize(_ request: HTTPExchangeRequest, id: ID, events: Bool) async -> HTTPReply {
@@ -140,31 +182,20 @@ package actor StreamableHTTPEndpoint {
                 headers: [("Retry-After", "5")])
         }
         let sessionID = Self.newSessionID()
-        let transport = HTTPSessionTransport(logger: logger)
-        let serving: ServingSession
-        // The slot is taken before the session starts: initializes arriving meanwhile count it.
-        starting += 1
-        do {
-            serving = try await server.startSession(on: transport)
-            starting -= 1
-        } catch {
-            starting -= 1
-            logger.error("A session could not start: \(error)")
-            return .error(500, "Internal Error: the session could not start.", code: -32603)
-        }
-        sessions[sessionID] = Session(transport: transport, serving: serving)
+        let session = Session(streams: HTTPSessionStreams(logger: logger), dispatcher: server.sessionDispatcher())
+        sessions[sessionID] = session
         logger.info("Session \(sessionID.prefix(8))… opened (\(sessions.count) open)")
-        Task { await self.watch(sessionID, serving: serving, transport: transport) }
-        return await Self.pass(request, id: id, events: events, to: transport, headers: [("Mcp-Session-Id", sessionID)])
+        Task { await self.watch(sessionID, session: session) }
+        return await Self.pass(request, id: id, events: events, to: session, headers: [("Mcp-Session-Id", sessionID)])
     }
 
     /// Passes a request to its session: the reply streams its response.
     private static func pass(
-        _ request: HTTPExchangeRequest, id: ID, events: Bool, to transport: HTTPSessionTransport,
-        headers: [(name: String, value: String)]
+        _ request: HTTPExchangeRequest, id: ID, events: Bool, to session: Session, headers: [(name: String, value: String)]
     ) async -> HTTPReply {
-        switch await transport.request(request.body, id: id, events: events) {
-        case .stream(let stream):
+        switch await session.streams.open(id, events: events) {
+        case .stream(let stream, let channel):
+            await session.dispatcher.receive(request.body, on: channel)
             return HTTPReply(status: 200, headers: headers, body: .messages(stream, sse: events))
         case .duplicate:
             return HTTPReply(
@@ -186,7 +217,7 @@ package actor StreamableHTTPEndpoint {
         case .success(let success): found = success
         case .failure(let reply): return reply
         }
-        guard let stream = await found.session.transport.openStandaloneStream() else {
+        guard let stream = await found.session.streams.openStandaloneStream() else {
             return .error(404, "Not Found: the session ended; initialize a new one.")
         }
         return HTTPReply(status: 200, headers: [("Mcp-Session-Id", found.id)], body: .events(stream))
@@ -212,7 +243,10 @@ package actor StreamableHTTPEndpoint {
     /// The session a request names.
     private func session(of request: HTTPExchangeRequest) -> Lookup {
         guard let id = request.header("Mcp-Session-Id") else {
-            return .failure(.error(400, "Bad Request: no Mcp-Session-Id header; send initialize first, then the session id it returned."))
+            return .failure(.error(
+                400, "Bad Request: no Mcp-Session-Id header; send initialize first, then the session id it returned "
+                    + "(MCP 2025-11-25), or make every request a 2026-07-28 one (_meta[\"\(ProtocolRevision.MetaKey.protocolVersion)\"]).",
+                code: ProtocolError.invalidParamsCode))
         }
         guard let session = sessions[id] else {
             return .failure(.error(404, "Not Found: no session \(id.prefix(64)) (it ended or expired); initialize a new one."))
@@ -220,11 +254,10 @@ package actor StreamableHTTPEndpoint {
         return .success((id, session))
     }
 
-    /// Removes a session once its server completed (its input ended and everything was answered).
-    private func watch(_ id: String, serving: ServingSession, transport: HTTPSessionTransport) async {
-        await serving.waitUntilCompleted()
-        await serving.stop()
-        await transport.close()
+    /// Removes a session once its dispatcher completed (its input ended and everything was answered).
+    private func watch(_ id: String, session: Session) async {
+        await session.dispatcher.waitUntilCompleted()
+        await session.streams.close()
         if sessions.removeValue(forKey: id) != nil {
             logger.info("Session \(id.prefix(8))… closed (\(sessions.count) open)")
         }
@@ -235,8 +268,8 @@ package actor StreamableHTTPEndpoint {
     private func end(_ id: String, reason: String) async {
         guard let session = sessions.removeValue(forKey: id) else { return }
         logger.info("Session \(id.prefix(8))… ending: \(reason)")
-        await session.serving.shutDown(reason: "session \(id.prefix(8))…: \(reason)")
-        await session.transport.close()
+        await session.dispatcher.shutDown(reason: "session \(id.prefix(8))…: \(reason)")
+        await session.streams.close()
         if sessions.isEmpty { resumeEnded() }
     }
 
@@ -244,7 +277,7 @@ package actor StreamableHTTPEndpoint {
     /// received or answered meanwhile.
     package func closeIdleSessions() async {
         for (id, session) in sessions {
-            guard let idle = await session.transport.idleDuration, idle > options.sessionIdleTimeout else { continue }
+            guard let idle = await session.streams.idleDuration, idle > options.sessionIdleTimeout else { continue }
             await end(id, reason: "idle for more than \(options.sessionIdleTimeout)")
         }
     }
@@ -255,14 +288,16 @@ package actor StreamableHTTPEndpoint {
     /// (each within its grace period), and returns when all have ended.
     package func drain() async {
         isDraining = true
-        for session in sessions.values { await session.transport.endInput() }
-        guard !sessions.isEmpty else { return }
-        await withCheckedContinuation { ended.append($0) }
+        await stateless.finishInput()
+        for session in sessions.values { await session.dispatcher.finishInput() }
+        if !sessions.isEmpty { await withCheckedContinuation { ended.append($0) } }
+        await stateless.waitUntilCompleted()
     }
 
     /// Ends every session now.
     package func closeAll() async {
         isDraining = true
+        await stateless.shutDown(reason: "the server is stopping")
         for id in Array(sessions.keys) { await end(id, reason: "the server is stopping") }
     }
 

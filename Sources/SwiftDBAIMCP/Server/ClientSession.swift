@@ -3,15 +3,19 @@ import MCP
 import SwiftDBAI
 import SwiftDBAIChat
 
-/// One client's session: its capabilities (from `initialize`), the log level it asked for, its
-/// `ask` conversations and the confirmation tokens of its writes. Over stdio there is one; over
-/// HTTP each `Mcp-Session-Id` has its own, so nothing one client holds is visible to another.
+/// The state of one handshake-era session (2025-11-25 and older): the capabilities the client
+/// declared in `initialize`, the log level it asked for, its `ask` conversations and the
+/// confirmation tokens of its writes. Over stdio there is one; over HTTP each `Mcp-Session-Id`
+/// has its own, so nothing one client holds is visible to another.
+///
+/// Stateless (2026-07-28) requests declare their capabilities themselves; they share one
+/// server-wide instance for their handles only (conversation ids, confirmation tokens).
 ///
 /// A lock rather than an actor for the capabilities and the log level: every tool call reads
-/// them several times, and they are two small values; a lock spares an actor hop on each read.
+/// them, and they are two small values; a lock spares an actor hop on each read.
 final class ClientSession: Sendable {
     private struct State {
-        var capabilities: Client.Capabilities?
+        var capabilities: [String: Value]?
         var logLevel: LogLevel = .warning
         var showsApps = false
     }
@@ -29,18 +33,30 @@ final class ClientSession: Sendable {
         tokens = Dictionary(uniqueKeysWithValues: databases.map { ($0, ConfirmationTokenStore()) })
     }
 
-    func initialized(with capabilities: Client.Capabilities) {
-        state.withLock { $0.capabilities = capabilities }
+    /// Records what `initialize` declared: its capabilities, and whether the session shows the
+    /// result view (MCP Apps). False, changing nothing, when the session was initialized already.
+    func initialize(capabilities: [String: Value], showsApps: Bool) -> Bool {
+        state.withLock { state in
+            guard state.capabilities == nil else { return false }
+            state.capabilities = capabilities
+            state.showsApps = showsApps
+            return true
+        }
     }
 
-    /// Records that the client declared MCP Apps (``AppsExtension``) in `initialize`.
-    func declaredApps() {
-        state.withLock { $0.showsApps = true }
+    /// The capabilities declared in `initialize`; nil before it.
+    var capabilities: [String: Value]? {
+        state.withLock { $0.capabilities }
     }
 
-    /// True when the client declared MCP Apps: it shows the result view.
+    /// True when the client declared MCP Apps (``AppsExtension``) in `initialize`.
     var showsApps: Bool {
         state.withLock { $0.showsApps }
+    }
+
+    /// The level of `notifications/message` the client asked for (`logging/setLevel`).
+    var logLevel: LogLevel {
+        state.withLock { $0.logLevel }
     }
 
     func setLogLevel(_ level: LogLevel) {
@@ -50,22 +66,5 @@ final class ClientSession: Sendable {
     /// The confirmation tokens of writes on a database, in this session.
     func tokens(for database: String) -> ConfirmationTokenStore {
         tokens[database] ?? ConfirmationTokenStore()
-    }
-
-    /// True when the client declared form elicitation.
-    var supportsElicitation: Bool {
-        state.withLock { $0.capabilities?.elicitation != nil }
-    }
-
-    /// True when the client declared sampling (its own model can answer `ask`).
-    var supportsSampling: Bool {
-        state.withLock { $0.capabilities?.sampling != nil }
-    }
-
-    /// True when a message at `level` should be sent to the client.
-    func wants(_ level: LogLevel) -> Bool {
-        let minimum = state.withLock { $0.logLevel }
-        let order = LogLevel.allCases
-        return (order.firstIndex(of: level) ?? 0) >= (order.firstIndex(of: minimum) ?? 0)
     }
 }

@@ -26,6 +26,10 @@ public final class DBAIServer: Sendable {
     let readPrompts = ReadPrompts()
     /// The files of `export`, shared by every session (each under an unguessable id).
     let exports: ExportDestination
+    /// The handles stateless (2026-07-28) requests share: conversation ids, confirmation tokens.
+    let statelessState: ClientSession
+    /// Signs the `requestState` of 2026-07-28 confirmations (a key of this process).
+    let requestStates = RequestStateSigner()
 
     /// Opens the databases and checks the configuration and the metadata against their schemas.
     ///
@@ -40,6 +44,7 @@ public final class DBAIServer: Sendable {
         exports = ExportDestination(
             store: ExportStore(settings: configuration.exports),
             directory: try configuration.exports.directory.map { (path) throws(DBAIServerConfigurationError) in try ExportDirectory(path) })
+        statelessState = ClientSession(databases: databases.map(\.name))
         registry = ToolRegistry(
             allowlist: configuration.allowlist, naming: configuration.toolNaming,
             cannedQueries: databases.flatMap(\.cannedQueries), databaseNames: databases.map(\.name))
@@ -56,13 +61,14 @@ public final class DBAIServer: Sendable {
 
     /// The executor of `ask`'s statements on a database: every write the model wrote is
     /// confirmed by the user through elicitation, shown a preview, as the write tools confirm
-    /// theirs (with `--no-confirm`, nothing is asked). Without elicitation there is no delegate:
-    /// such a write is refused with the SQL to run by hand.
-    func chatExecutor(_ executor: SQLExecutor, server: Server, session: ClientSession) -> SQLExecutor {
+    /// theirs (with `--no-confirm`, nothing is asked). Without elicitation (or under 2026-07-28,
+    /// where the server cannot ask mid-call) there is no delegate: such a write is refused with
+    /// the SQL to run by hand.
+    func chatExecutor(_ executor: SQLExecutor, context: RequestContext) -> SQLExecutor {
         guard configuration.confirmsDestructiveWrites else { return executor.confirming([]) }
-        guard session.supportsElicitation else { return executor }
+        guard context.client.era == .handshake, context.client.supportsElicitation else { return executor }
         return executor.withDelegate(ElicitationConfirmer(
-            elicit: Self.elicitation(through: server),
+            elicit: Self.elicitation(through: context.peer),
             preamble: "A language model wrote this change to answer a question."))
     }
 
@@ -74,16 +80,17 @@ public final class DBAIServer: Sendable {
     ///
     /// - Throws: an error when the transport cannot start.
     public func run(transport: any Transport, shutdownSignals: [Int32] = []) async throws {
-        let session = try await startSession(on: transport) { [databases] _ in
+        try await transport.connect()
+        let dispatcher = sessionDispatcher { [databases] _ in
             for database in databases { database.executor.interruptAll() }
         }
         let signals = ShutdownSignals(shutdownSignals) { signal in
-            Task { await session.shutDown(reason: "signal \(signal)") }
+            Task { await dispatcher.shutDown(reason: "signal \(signal)") }
         }
         logger.info("dbai-mcp serving \(databases.map(\.path).joined(separator: ", ")) (\(configuration.allowlist))")
-        await session.waitUntilCompleted()
+        await dispatcher.serve(transport)
         signals.cancel()
-        await session.stop()
+        await transport.disconnect()
         await closeDatabases()
     }
 
@@ -103,40 +110,24 @@ public final class DBAIServer: Sendable {
         }
     }
 
-    /// Starts serving one client's session over a transport: its own MCP server, capabilities,
-    /// log level, conversations and confirmation tokens, over the databases all sessions share.
+    /// The dispatcher of one client's session (stdio, or one HTTP session): its handshake, log
+    /// level, conversations and confirmation tokens, over the databases all sessions share.
+    /// Stateless requests that arrive on it are served as well.
     ///
     /// - Parameter onShutdown: called once when the session shuts down early (a signal, an
     ///   output the client closed), after its calls were cancelled.
-    /// - Throws: an error when the transport cannot start.
-    package func startSession(
-        on transport: any Transport, onShutdown: @escaping @Sendable (String) -> Void = { _ in }
-    ) async throws -> ServingSession {
-        let client = ClientSession(databases: databases.map(\.name))
-        let server = makeServer()
-        await register(on: server, session: client)
-        let offersViews = configuration.offersViews
-        let routing = RoutingTransport(
-            transport, gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger,
-            turnKind: { [registry] name in registry.turnKind(of: name) },
-            onShutdown: onShutdown,
-            onInitialize: { params in
-                // MCP Apps: declared back, and the view offered, only to a client that declared it.
-                guard offersViews, AppsExtension.isDeclared(inInitialize: params) else { return [:] }
-                return [AppsExtension.identifier: AppsExtension.serverSettings]
-            },
-            onDeclared: { extensions in
-                // Only once the server's initialize result says so (a second initialize fails).
-                if extensions[AppsExtension.identifier] != nil { client.declaredApps() }
-            }
-        ) { [weak server, self] parameters in
-            guard let server else { throw MCPError.internalError("The server stopped.") }
-            return try await self.callTool(parameters, server: server, session: client)
-        }
-        try await server.start(transport: routing) { _, capabilities in
-            client.initialized(with: capabilities)
-        }
-        return ServingSession(server: server, routing: routing)
+    func sessionDispatcher(onShutdown: @escaping @Sendable (String) -> Void = { _ in }) -> MessageDispatcher {
+        MessageDispatcher(
+            methods: makeMethods(), session: ClientSession(databases: databases.map(\.name)), statelessState: statelessState,
+            gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger, onShutdown: onShutdown)
+    }
+
+    /// The dispatcher of stateless (2026-07-28) requests that belong to no session: the
+    /// Streamable HTTP endpoint's requests without `Mcp-Session-Id`.
+    func statelessDispatcher() -> MessageDispatcher {
+        MessageDispatcher(
+            methods: makeMethods(), session: nil, statelessState: statelessState,
+            gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger)
     }
 
     /// Closes every database once running statements are done (they were interrupted first, on
@@ -146,19 +137,6 @@ public final class DBAIServer: Sendable {
             for database in databases { await database.executor.close() }
         }
         exports.store.removeAll()
-    }
-
-    /// A new MCP server, handlers not yet registered.
-    func makeServer() -> Server {
-        Server(
-            name: Self.name, version: Self.version, title: "SwiftDBAI SQLite server",
-            instructions: instructions,
-            capabilities: Server.Capabilities(
-                completions: .init(),
-                logging: .init(),
-                prompts: .init(listChanged: false),
-                resources: .init(subscribe: false, listChanged: false),
-                tools: .init(listChanged: false)))
     }
 
     /// The instructions sent in `initialize`: what the server offers and how it is limited.
@@ -189,155 +167,4 @@ public final class DBAIServer: Sendable {
         return Echo.clipped(text, to: budget.available / 2)
     }
 
-    /// The most items of a `tools/list`, `resources/list`, `resources/templates/list` or
-    /// `prompts/list` page; the next page is asked for with `nextCursor`.
-    static let listPageSize = 100
-
-    private func register(on server: Server, session: ClientSession) async {
-        let size = Self.listPageSize
-        await server.withMethodHandler(ListTools.self) { [self] parameters in
-            let page = try ListPage(registry.listTools(availability(session)), cursor: parameters.cursor, size: size, kind: "tools")
-            return ListTools.Result(tools: page.items, nextCursor: page.nextCursor)
-        }
-        let resources = SchemaResources(databases: databases, budget: AnswerBudget(configuration.limits))
-        await server.withMethodHandler(ListResources.self) { [self] parameters in
-            let views = showsApps(session) ? [ResultView.resource] : []
-            let page = try ListPage(views + (try await resources.list()), cursor: parameters.cursor, size: size, kind: "resources")
-            return ListResources.Result(resources: page.items, nextCursor: page.nextCursor)
-        }
-        await server.withMethodHandler(ListResourceTemplates.self) { parameters in
-            let page = try ListPage(
-                resources.templates + [ExportResources.template], cursor: parameters.cursor, size: size, kind: "resources/templates")
-            return ListResourceTemplates.Result(templates: page.items, nextCursor: page.nextCursor)
-        }
-        let exportResources = ExportResources(store: exports.store)
-        await server.withMethodHandler(ReadResource.self) { [self] parameters in
-            if parameters.uri == ResultView.uri, showsApps(session) { return ReadResource.Result(contents: ResultView.read()) }
-            if exportResources.handles(parameters.uri) { return ReadResource.Result(contents: try exportResources.read(parameters.uri)) }
-            return ReadResource.Result(contents: try await resources.read(parameters.uri))
-        }
-        let prompts = PromptCatalog(databases: databases, naming: configuration.toolNaming, budget: AnswerBudget(configuration.limits))
-        await server.withMethodHandler(ListPrompts.self) { parameters in
-            let page = try ListPage(prompts.prompts, cursor: parameters.cursor, size: size, kind: "prompts")
-            return ListPrompts.Result(prompts: page.items, nextCursor: page.nextCursor)
-        }
-        await server.withMethodHandler(GetPrompt.self) { parameters in
-            try await prompts.get(parameters.name, arguments: parameters.arguments)
-        }
-        let completions = SchemaCompletions(databases: databases)
-        await server.withMethodHandler(Complete.self) { parameters in
-            try await completions.complete(parameters)
-        }
-        await server.withMethodHandler(SetLoggingLevel.self) { [session] parameters in
-            session.setLogLevel(parameters.level)
-            return Empty()
-        }
-    }
-
-    /// What this session offers: `ask` needs `--llm` or a client that samples.
-    private func availability(_ session: ClientSession) -> ToolAvailability {
-        ToolAvailability(
-            hasLanguageModel: configuration.languageModel != nil || session.supportsSampling, showsApps: showsApps(session))
-    }
-
-    /// Whether the session gets the result view: the client declared MCP Apps and `--no-ui` is not set.
-    private func showsApps(_ session: ClientSession) -> Bool {
-        configuration.offersViews && session.showsApps
-    }
-
-    /// The model of `ask`: `--llm`, else the client's through sampling, else none.
-    private func languageModel(for server: Server, session: ClientSession) -> (any LanguageModel)? {
-        if let model = configuration.languageModel { return model }
-        guard session.supportsSampling else { return nil }
-        return SamplingLanguageModel(server: server, timeout: configuration.samplingTimeout)
-    }
-
-    private func callTool(_ parameters: CallTool.Parameters, server: Server, session: ClientSession) async throws -> CallTool.Result {
-        let model = languageModel(for: server, session: session)
-        let chat = model.map { model in
-            ChatContext(conversations: session.conversations) { [self] database in
-                ChatEngine(
-                    executor: chatExecutor(database.executor, server: server, session: session), model: model,
-                    configuration: chatConfiguration(for: database),
-                    readPrompts: configuration.languageModel == nil ? session.readPrompts : readPrompts)
-            }
-        }
-        let progress = parameters._meta?.progressToken.map { token in
-            ProgressReporter { progress, message in
-                try? await server.notify(ProgressNotification.message(
-                    .init(progressToken: token, progress: progress, message: message)))
-            }
-        }
-        let confirmsWrites = configuration.confirmsDestructiveWrites
-        let elicit = session.supportsElicitation ? Self.elicitation(through: server) : nil
-        let naming = configuration.toolNaming
-        let exports = exports
-        let showsApps = showsApps(session)
-        let catalog = DatabaseCatalog(databases: databases, chat: chat) { database in
-            ToolCallContext(
-                database: database,
-                writes: WriteConfirmationFlow(
-                    executor: database.executor, tokens: session.tokens(for: database.name), confirmsDestructiveWrites: confirmsWrites,
-                    elicit: elicit),
-                progress: progress,
-                chat: chat,
-                naming: naming,
-                exports: exports,
-                showsApps: showsApps)
-        }
-        let result = try await registry.call(
-            parameters.name, arguments: parameters.arguments,
-            availability: ToolAvailability(hasLanguageModel: model != nil, showsApps: showsApps),
-            catalog: catalog)
-        if result.isError == true {
-            let message = result.content.first.flatMap { content -> String? in
-                if case .text(let text, _, _) = content { return text }
-                return nil
-            } ?? ""
-            logger.notice("\(parameters.name) refused: \(message)")
-            await log(.warning, "\(parameters.name): \(message)", to: server, session: session)
-        } else {
-            await log(.debug, "\(parameters.name) succeeded", to: server, session: session)
-        }
-        return result
-    }
-
-    /// Sends a `notifications/message` when the client's log level lets it through.
-    private func log(_ level: LogLevel, _ message: String, to server: Server, session: ClientSession) async {
-        guard session.wants(level) else { return }
-        try? await server.log(level: level, logger: Self.name, data: .string(message))
-    }
-
-    /// How long the server waits for the user to answer a confirmation request.
-    static let confirmationTimeout: Duration = .seconds(300)
-
-    /// Asks the user through `elicitation/create` (form mode, one boolean). Gives up (declined)
-    /// after ``confirmationTimeout``, and at once when the tool call is cancelled.
-    /// The request steps out of its turn meanwhile (``RequestTurn/outsideCurrent(_:)``): the calls
-    /// behind it go on while the user decides.
-    static func elicitation(through server: Server) -> ElicitationConfirmer.Elicit {
-        { [weak server] message in
-            guard let server else { throw MCPError.internalError("The server stopped.") }
-            let result: CreateElicitation.Result
-            do {
-                result = try await RequestTurn.outsideCurrent {
-                    try await firstOutcome(within: confirmationTimeout) {
-                        try await server.requestElicitation(
-                            message: message,
-                            requestedSchema: Elicitation.RequestSchema(
-                                title: "Confirm a change to the database",
-                                properties: ["confirm": [
-                                    "type": "boolean", "title": "Run it",
-                                    "description": "True to run the statement; false to leave the database unchanged.",
-                                ]],
-                                required: ["confirm"]))
-                    }
-                }
-            } catch is TimeLimitExceeded {
-                return .declined
-            }
-            let confirmed = result.action == .accept && result.content?["confirm"]?.boolValue == true
-            return confirmed ? .confirmed : .declined
-        }
-    }
 }

@@ -22,7 +22,7 @@ enum IncomingMessage {
     /// A valid notification: never answered.
     case notification(method: String, message: [String: Value])
     /// A response (result or error) to one of the server's own requests.
-    case response(id: ID)
+    case response(id: ID, message: [String: Value])
     /// Not valid: send `reply` (nil when there is nobody to answer), and log `reason`.
     case invalid(reply: Data?, reason: String)
 
@@ -96,7 +96,7 @@ enum IncomingMessage {
         guard let methodValue = object["method"] else {
             switch (isResponse, id) {
             case (true, .valid(let id)) where isWellFormedResponse(object):
-                return .response(id: id)
+                return .response(id: id, message: object)
             case (true, _):
                 // A response nobody can match, or malformed: responses are never answered.
                 return .invalid(reply: nil, reason: "a malformed response, or one without a usable id")

@@ -7,11 +7,8 @@ import SwiftDBAI
 ///
 /// A call that waits for the user (elicitation) steps out of the order meanwhile
 /// (``outside(_:)``): the calls behind it go on, and it takes a new turn, at the back, once the
-/// user answered. The turn of the running call is ``current`` (a task-local value).
+/// user answered. The request's turn travels with it, in its ``RequestContext``'s ``Peer``.
 final class RequestTurn: Sendable {
-    /// The turn of the `tools/call` the current task answers, if any.
-    @TaskLocal static var current: RequestTurn?
-
     private let queue: TurnQueue
     private let kind: TurnQueue.Kind
     private let turn: Mutex<TurnQueue.Turn>
@@ -21,13 +18,6 @@ final class RequestTurn: Sendable {
         self.queue = queue
         self.kind = kind
         turn = Mutex(queue.take(kind))
-    }
-
-    /// Runs `body` out of the current request's turn (see ``outside(_:)``), or simply runs it
-    /// outside any request.
-    static func outsideCurrent<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        guard let current else { return try await body() }
-        return try await current.outside(body)
     }
 
     /// Waits for the turn.

@@ -113,6 +113,10 @@ struct ToolRegistry: Sendable {
             return Self.errorResult(ToolCallError(error))
         } catch let error as ChatError {
             return Self.errorResult(ToolCallError(error))
+        } catch let error as InputRequired {
+            throw error
+        } catch let error as ProtocolError {
+            throw error
         } catch let error where !(error is CancellationError) {
             return Self.errorResult(ToolCallError("The tool failed: \(error).", code: .internalError))
         }

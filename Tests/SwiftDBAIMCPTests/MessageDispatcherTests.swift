@@ -6,7 +6,7 @@ import Testing
 @testable import SwiftDBAIMCP
 
 /// A transport driven by the test: lines go in through ``deliver(_:)`` and ``endInput()``; what
-/// the routing layer writes is collected and awaited with ``waitForSent(_:)``.
+/// the dispatcher writes is collected and awaited with ``waitForSent(_:)``.
 actor ScriptedTransport: Transport {
     nonisolated let logger = Logger(label: "tests")
     private let input: AsyncThrowingStream<Data, any Error>
@@ -60,49 +60,55 @@ final class GatedHandler: Sendable {
 
     func isWaiting(_ name: String) -> Bool { state.withLock { $0.gates[name] != nil } }
 
-    var handler: RoutingTransport.ToolCallHandler {
-        { parameters in
-            self.state.withLock { $0.calls.append(parameters.name) }
-            if parameters.name.hasPrefix("slow") {
+    var handler: MethodTable.Handler {
+        { context in
+            guard let name = context.params["name"]?.stringValue, context.params["arguments"].map({ $0.objectValue != nil }) ?? true else {
+                throw ProtocolError.invalidParams("tools/call takes a name and arguments.")
+            }
+            self.state.withLock { $0.calls.append(name) }
+            if name.hasPrefix("slow") {
                 await withTaskCancellationHandler {
                     await withCheckedContinuation { continuation in
-                        self.state.withLock { $0.gates[parameters.name] = continuation }
+                        self.state.withLock { $0.gates[name] = continuation }
                     }
                 } onCancel: {
-                    self.release(parameters.name)
+                    self.release(name)
                 }
                 if Task.isCancelled {
-                    self.state.withLock { $0.cancelled.append(parameters.name) }
+                    self.state.withLock { $0.cancelled.append(name) }
                     throw CancellationError()
                 }
             }
-            let text = "\(parameters.name) \(parameters.arguments?["x"]?.stringValue ?? "")"
-            return CallTool.Result(content: [.text(text: text, annotations: nil, _meta: nil)], isError: false)
+            if name == "ask-client" {
+                // A request to the client, answered by the test.
+                return try await context.peer.request("elicitation/create", ["message": "sure?"])
+            }
+            let x = context.params["arguments"]?.objectValue?["x"]?.stringValue ?? ""
+            return ["content": [["type": "text", "text": .string("\(name) \(x)")]]]
         }
     }
 }
 
-@Suite("The routing transport: tools/call answered directly, the rest forwarded, cancellation and draining")
-struct RoutingTransportTests {
+@Suite("The message dispatcher: validation, eras, order, cancellation, requests to the client and draining")
+struct MessageDispatcherTests {
     struct Harness {
         let inner = ScriptedTransport()
         let tools = GatedHandler()
-        let routing: RoutingTransport
-        /// The messages passed on to the SDK, so far.
-        let passedOn = Mutex([String]())
-        /// Ends with the messages passed on when the routing layer ends its stream.
-        let forwarded: Task<[String], any Error>
+        let dispatcher: MessageDispatcher
+        /// Ends when the dispatcher has served the transport.
+        let served: Task<Void, Never>
 
         init(gracePeriod: Duration = .seconds(30)) {
-            routing = RoutingTransport(inner, gracePeriod: gracePeriod, logger: Logger(label: "tests"), handleToolCall: tools.handler)
-            let stream = routing.receive()
-            let passedOn = passedOn
-            forwarded = Task {
-                for try await data in stream {
-                    passedOn.withLock { $0.append(String(decoding: data, as: UTF8.self)) }
-                }
-                return passedOn.withLock { $0 }
-            }
+            var methods = MethodTable()
+            methods.add("tools/call", tools.handler)
+            methods.add("ping", eras: [.handshake], ordering: .onArrival) { _ in .object([:]) }
+            methods.add("server/discover", eras: [.stateless], ordering: .onArrival) { _ in ["supportedVersions": ["2026-07-28"]] }
+            dispatcher = MessageDispatcher(
+                methods: methods, session: ClientSession(databases: []), statelessState: ClientSession(databases: []),
+                gracePeriod: gracePeriod, logger: Logger(label: "tests"))
+            let dispatcher = dispatcher
+            let inner = inner
+            served = Task { await dispatcher.serve(inner) }
         }
 
         /// Waits (a bounded number of turns) until the condition holds.
@@ -120,7 +126,9 @@ struct RoutingTransportTests {
         #"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"\#(name)","arguments":{"x":"\#(x)"}}}"#
     }
 
-    @Test("a tools/call is answered by the handler, with the request's id, and never reaches the SDK")
+    static let modernMeta = #""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#
+
+    @Test("a tools/call is answered by its handler, with the request's id")
     func answersToolCalls() async throws {
         let harness = Harness()
         harness.inner.deliver(Self.call(7, "query", x: #"é\ud83d\ude00\"\\ \u00e9"#))
@@ -130,23 +138,45 @@ struct RoutingTransportTests {
         #expect(reply["jsonrpc"] == "2.0")
         let content = try #require(reply["result"]?.objectValue?["content"]?.arrayValue?.first?.objectValue)
         #expect(content["text"] == "query é\u{1F600}\"\\ é", "escapes and surrogate pairs are decoded")
+        #expect(reply["result"]?.objectValue?["resultType"] == nil, "no resultType in the handshake era")
         harness.inner.endInput()
-        #expect(try await harness.forwarded.value.isEmpty)
+        await harness.served.value
     }
 
-    @Test("other requests and notifications are passed on to the SDK unchanged")
-    func forwardsTheRest() async throws {
+    @Test("a 2026-07-28 request is served statelessly: its result says resultType")
+    func statelessResult() async throws {
         let harness = Harness()
-        let list = #"{"jsonrpc":"2.0","id":"a","method":"tools/list"}"#
-        let note = #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
-        harness.inner.deliver(list)
-        harness.inner.deliver(note)
-        #expect(await harness.eventually { harness.passedOn.withLock { $0.count } == 2 })
-        // The SDK answers the forwarded request: that answer goes out through the routing layer.
-        try await harness.routing.send(Data(#"{"jsonrpc":"2.0","id":"a","result":{"tools":[]}}"#.utf8))
+        harness.inner.deliver(#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"q","arguments":{},\#(Self.modernMeta)}}"#)
+        await harness.inner.waitForSent(1)
+        let reply = try #require(try await harness.inner.sentMessages().first)
+        #expect(reply["result"]?.objectValue?["resultType"] == "complete")
         harness.inner.endInput()
-        #expect(try await harness.forwarded.value == [list, note])
-        #expect(await harness.inner.sent.count == 1)
+        await harness.served.value
+    }
+
+    @Test("a 2026-07-28 request without its version, or with capabilities missing, is -32602; a version not served is -32022")
+    func statelessMetaChecked() async throws {
+        let harness = Harness()
+        harness.inner.deliver(#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}}"#)
+        harness.inner.deliver(#"{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#)
+        harness.inner.deliver(#"{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}"#)
+        harness.inner.deliver(#"{"jsonrpc":"2.0","id":4,"method":"server/discover","params":{\#(Self.modernMeta)}}"#)
+        harness.inner.deliver(#"{"jsonrpc":"2.0","id":5,"method":"server/discover"}"#)
+        harness.inner.deliver(#"{"jsonrpc":"2.0","id":6,"method":"ping","params":{\#(Self.modernMeta)}}"#)
+        await harness.inner.waitForSent(6)
+        let replies = try await harness.inner.sentMessages()
+        #expect(replies.map { $0["id"] } == [1, 2, 3, 4, 5, 6], "answered in arrival order")
+        #expect(replies[0]["error"]?.objectValue?["code"] == -32602)
+        #expect(replies[1]["error"]?.objectValue?["code"] == -32602)
+        let unsupported = try #require(replies[2]["error"]?.objectValue)
+        #expect(unsupported["code"] == -32022)
+        #expect(unsupported["data"]?.objectValue?["requested"] == "1900-01-01")
+        #expect(unsupported["data"]?.objectValue?["supported"]?.arrayValue?.first == "2026-07-28")
+        #expect(replies[3]["result"]?.objectValue?["resultType"] == "complete")
+        #expect(replies[4]["error"]?.objectValue?["code"] == -32601, "server/discover is not a handshake-era method")
+        #expect(replies[5]["error"]?.objectValue?["code"] == -32601, "ping is gone in 2026-07-28")
+        harness.inner.endInput()
+        await harness.served.value
     }
 
     @Test("tools/call without a name, or with arguments that are not an object, is an invalid-params error")
@@ -161,6 +191,25 @@ struct RoutingTransportTests {
             #expect(reply["error"]?.objectValue?["code"] == .int(IncomingMessage.invalidParams))
         }
         #expect(harness.tools.calls.isEmpty)
+        harness.inner.endInput()
+        await harness.served.value
+    }
+
+    @Test("a request to the client goes out with a string id, and the client's response answers it")
+    func requestsToTheClient() async throws {
+        let harness = Harness()
+        harness.inner.deliver(Self.call(1, "ask-client"))
+        await harness.inner.waitForSent(1)
+        let outgoing = try #require(try await harness.inner.sentMessages().first)
+        #expect(outgoing["method"] == "elicitation/create")
+        let id = try #require(outgoing["id"]?.stringValue)
+        harness.inner.deliver(#"{"jsonrpc":"2.0","id":"\#(id)","result":{"action":"accept"}}"#)
+        await harness.inner.waitForSent(2)
+        let answer = try #require(try await harness.inner.sentMessages().last)
+        #expect(answer["id"] == 1)
+        #expect(answer["result"]?.objectValue?["action"] == "accept")
+        harness.inner.endInput()
+        await harness.served.value
     }
 
     @Test("a second call with the id of one still running is refused once; the first goes on and is answered")
@@ -178,6 +227,8 @@ struct RoutingTransportTests {
         let answer = try #require(try await harness.inner.sentMessages().last)
         #expect(answer["result"]?.objectValue?["content"] != nil)
         #expect(harness.tools.calls == ["slow-a"])
+        harness.inner.endInput()
+        await harness.served.value
     }
 
     @Test("notifications/cancelled cancels the running call, and no response is sent for it")
@@ -192,11 +243,11 @@ struct RoutingTransportTests {
         let replies = try await harness.inner.sentMessages()
         #expect(replies.map { $0["id"] } == [4], "the cancelled call got no response")
         harness.inner.endInput()
-        _ = try await harness.forwarded.value
+        await harness.served.value
         #expect(await harness.inner.sent.count == 1)
     }
 
-    @Test("at the end of input, the stream ends only once every call received has been answered")
+    @Test("at the end of input, serving ends only once every call received has been answered")
     func drainsBeforeEnding() async throws {
         let harness = Harness()
         harness.inner.deliver(Self.call(5, "slow-c"))
@@ -205,9 +256,9 @@ struct RoutingTransportTests {
         try await Task.sleep(for: .milliseconds(50))
         #expect(await harness.inner.sent.isEmpty)
         harness.tools.release("slow-c")
-        _ = try await harness.forwarded.value
+        await harness.served.value
         let replies = try await harness.inner.sentMessages()
-        #expect(replies.map { $0["id"] } == [5], "the call was answered before the stream ended")
+        #expect(replies.map { $0["id"] } == [5], "the call was answered before serving ended")
     }
 
     @Test("a call that never answers does not hold the end of input longer than the grace period")
@@ -216,19 +267,19 @@ struct RoutingTransportTests {
         harness.inner.deliver(Self.call(6, "slow-d"))
         #expect(await harness.eventually { harness.tools.isWaiting("slow-d") })
         harness.inner.endInput()
-        _ = try await harness.forwarded.value
+        await harness.served.value
         #expect(await harness.inner.sent.isEmpty)
         harness.tools.release("slow-d")
     }
 
-    @Test("shutting down cancels every running call and ends the stream at once")
+    @Test("shutting down cancels every running call and ends serving at once, input still open")
     func shutDown() async throws {
         let harness = Harness()
         harness.inner.deliver(Self.call(8, "slow-e"))
         harness.inner.deliver(Self.call(9, "slow-f"))
         #expect(await harness.eventually { harness.tools.isWaiting("slow-e") && harness.tools.isWaiting("slow-f") })
-        await harness.routing.shutDown(reason: "test")
-        _ = try await harness.forwarded.value
+        await harness.dispatcher.shutDown(reason: "test")
+        await harness.served.value
         #expect(await harness.eventually { Set(harness.tools.cancelled) == ["slow-e", "slow-f"] })
         #expect(await harness.inner.sent.isEmpty, "no response for calls cut short by the shutdown")
     }

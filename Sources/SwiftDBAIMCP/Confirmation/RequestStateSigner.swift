@@ -1,0 +1,35 @@
+import Crypto
+import Foundation
+import MCP
+
+/// Signs and checks the `requestState` of 2026-07-28 confirmations: the client echoes it, so it
+/// is attacker-controlled input. A state is `base64url(JSON payload) "." base64url(HMAC-SHA256)`
+/// under a key drawn at random when the process starts: a client can read it but neither forge
+/// nor alter it, and no state outlives the process that signed it.
+struct RequestStateSigner: Sendable {
+    private let key: SymmetricKey
+
+    /// A signer with a new random 256-bit key.
+    init() {
+        key = SymmetricKey(size: .bits256)
+    }
+
+    /// The signed state of `payload`.
+    func sign(_ payload: Value) -> String {
+        let body = JSONMessageWriter.data(payload)
+        let code = HMAC<SHA256>.authenticationCode(for: body, using: key)
+        return Base64URL.encoded(body) + "." + Base64URL.encoded(Data(code))
+    }
+
+    /// The payload of a state this signer signed; nil for anything else (malformed, altered,
+    /// or signed by another process). The comparison takes constant time.
+    func verify(_ state: String) -> [String: Value]? {
+        let parts = state.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let body = Base64URL.decoded(String(parts[0])), let code = Base64URL.decoded(String(parts[1])),
+              HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: body, using: key),
+              case .object(let payload)? = try? JSONMessageParser.parse(body) else {
+            return nil
+        }
+        return payload
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Logging
+import MCP
+
+/// One message for an HTTP response, and whether it is the response that ends its stream.
+package struct HTTPOutgoing: Sendable {
+    /// The JSON-RPC message.
+    package let data: Data
+    /// True for the response that ends its request's stream.
+    package let isFinal: Bool
+}
+
+/// The HTTP streams of one Streamable HTTP session (handshake era, 2025-11-25): what its
+/// dispatcher says goes back on the right HTTP response.
+///
+/// - The response to a request ends the stream of the POST that carried it.
+/// - What the server says while answering a request (progress, log messages, elicitation and
+///   sampling requests) goes on that POST's stream too, when its client takes server-sent events.
+/// - Everything else goes on the session's GET stream, or waits for one (at most
+///   ``maximumQueued`` messages; the oldest are dropped beyond).
+package actor HTTPSessionStreams {
+    package nonisolated let logger: Logger
+    /// The open POST streams, by request id, and whether their client takes server-sent events.
+    private var pending: [RequestKey: (stream: AsyncStream<HTTPOutgoing>.Continuation, events: Bool)] = [:]
+    private var standalone: (number: Int, continuation: AsyncStream<HTTPOutgoing>.Continuation)?
+    private var standaloneCount = 0
+    private var queued: [Data] = []
+    private var isClosed = false
+    /// When a request or a response last went through.
+    private var lastActivity = ContinuousClock.now
+
+    /// How many server messages wait for a GET stream at most.
+    static let maximumQueued = 256
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// How long nothing happened: no request in flight, none received, none answered since.
+    /// Nil while a request waits for its response.
+    var idleDuration: Duration? {
+        pending.isEmpty ? ContinuousClock.now - lastActivity : nil
+    }
+
+    /// What became of a request passed on.
+    enum RequestOutcome {
+        /// Its response, and what the server says meanwhile, come on the stream; the channel
+        /// is where the dispatcher writes them.
+        case stream(AsyncStream<HTTPOutgoing>, any ReplyChannel)
+        /// A request with this id is still in flight.
+        case duplicate
+        /// The session ended.
+        case closed
+    }
+
+    /// Opens the stream of a request. `events`: the client takes server-sent events, so what
+    /// the server says while answering comes on the request's stream (otherwise on the GET stream).
+    func open(_ id: ID, events: Bool) -> RequestOutcome {
+        guard !isClosed else { return .closed }
+        guard pending[RequestKey(id)] == nil else { return .duplicate }
+        lastActivity = .now
+        let (stream, continuation) = AsyncStream.makeStream(of: HTTPOutgoing.self)
+        pending[RequestKey(id)] = (continuation, events)
+        return .stream(stream, RequestChannel(streams: self, id: id))
+    }
+
+    /// The channel of messages that answer no request (notifications, responses): what the
+    /// dispatcher says about them goes on the GET stream.
+    var sessionChannel: any ReplyChannel { RequestChannel(streams: self, id: nil) }
+
+    /// Records activity (a notification or a response arrived); false when the session is closed.
+    func touch() -> Bool {
+        guard !isClosed else { return false }
+        lastActivity = .now
+        return true
+    }
+
+    /// Ends the stream of a cancelled request (no response will come).
+    func abandon(_ id: ID) {
+        pending.removeValue(forKey: RequestKey(id))?.stream.finish()
+    }
+
+    /// Sends a message: the final response to request `id` ends its stream; anything else goes
+    /// with request `id` when its client takes events, or on the GET stream.
+    fileprivate func send(_ data: Data, for id: ID?, isFinal: Bool) {
+        guard !isClosed else { return }
+        if let id, isFinal {
+            lastActivity = .now
+            pending.removeValue(forKey: RequestKey(id))?.stream.finishing(with: HTTPOutgoing(data: data, isFinal: true))
+            return
+        }
+        if let id, let request = pending[RequestKey(id)], request.events {
+            request.stream.yield(HTTPOutgoing(data: data, isFinal: false))
+        } else if let standalone {
+            standalone.continuation.yield(HTTPOutgoing(data: data, isFinal: false))
+        } else {
+            queued.append(data)
+            if queued.count > Self.maximumQueued {
+                queued.removeFirst()
+                logger.notice("A server message waiting for the client's GET stream was dropped (more than \(Self.maximumQueued) waiting).")
+            }
+        }
+    }
+
+    /// Opens the stream of server messages that belong to no request; a newer one replaces it.
+    /// Once its reader is gone (the client disconnected), messages wait for the next one.
+    func openStandaloneStream() -> AsyncStream<HTTPOutgoing>? {
+        guard !isClosed else { return nil }
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: HTTPOutgoing.self, bufferingPolicy: .bufferingNewest(Self.maximumQueued))
+        standalone?.continuation.finish()
+        standaloneCount += 1
+        let number = standaloneCount
+        standalone = (number, continuation)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.standaloneEnded(number) }
+        }
+        for data in queued { continuation.yield(HTTPOutgoing(data: data, isFinal: false)) }
+        queued.removeAll()
+        return stream
+    }
+
+    private func standaloneEnded(_ number: Int) {
+        if standalone?.number == number { standalone = nil }
+    }
+
+    /// Ends every stream.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        for request in pending.values { request.stream.finish() }
+        pending.removeAll()
+        standalone?.continuation.finish()
+        standalone = nil
+        queued.removeAll()
+    }
+}
+
+/// Where the dispatcher writes about one request of a session (or, without an id, about
+/// messages that answer none).
+private struct RequestChannel: ReplyChannel {
+    let streams: HTTPSessionStreams
+    let id: ID?
+    var scope: Int { 0 }
+
+    func send(_ data: Data) async throws {
+        await streams.send(data, for: id, isFinal: false)
+    }
+
+    func respond(_ data: Data, answering: Bool) async throws {
+        await streams.send(data, for: id, isFinal: answering)
+    }
+
+    func abandon() async {
+        if let id { await streams.abandon(id) }
+    }
+}
+
+extension AsyncStream<HTTPOutgoing>.Continuation {
+    /// Yields a last element and finishes.
+    func finishing(with element: HTTPOutgoing) {
+        yield(element)
+        finish()
+    }
+}

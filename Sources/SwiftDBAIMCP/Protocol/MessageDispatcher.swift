@@ -1,0 +1,369 @@
+import Foundation
+import Logging
+import MCP
+import SwiftDBAI
+
+/// The one place every MCP message goes through, for both revisions and both transports:
+///
+/// - **Validation.** Each message is checked against JSON-RPC 2.0 and MCP (``IncomingMessage``);
+///   what is not valid is answered here, exactly once, with the id the specification asks for.
+/// - **Era.** A request whose `_meta` names a protocol version is served statelessly under
+///   2026-07-28 (``StatelessMeta``: -32602 for a missing field, -32022 for a version not
+///   served); any other belongs to the handshake (`initialize`) of the process or HTTP session.
+/// - **Order.** Each request takes its turn as it arrives (``MethodTable/Ordering``): writes
+///   apply in the order received, reads run side by side, `initialize` is settled before the
+///   next message is read.
+/// - **Answer.** The handler's result is written once with ``JSONMessageWriter`` (with
+///   `resultType` under 2026-07-28); errors become JSON-RPC errors; a cancelled request
+///   (`notifications/cancelled`, a closed HTTP stream) gets no response.
+/// - **Requests to the client** (handshake era: elicitation, sampling) go on the channel of the
+///   request being answered, and their responses come back here (``request(_:_:on:)``).
+/// - **Drained shutdown.** ``finishInput()`` then ``waitUntilCompleted()``: every request
+///   received is answered first, or nothing was answered for a grace period (a request waiting
+///   for a user who is gone never completes). ``shutDown(reason:)`` (a signal, an output the
+///   client closed) cancels every running request at once.
+actor MessageDispatcher {
+    nonisolated let logger: Logger
+    private nonisolated let methods: MethodTable
+    /// The handshake-era state of the process or HTTP session; nil where only stateless requests
+    /// arrive (the stateless HTTP endpoint).
+    private let session: ClientSession?
+    /// The state stateless requests share (their handles: conversation ids, tokens).
+    private let statelessState: ClientSession
+    private let gracePeriod: Duration
+    /// Called once when the dispatcher shuts down early (signal, closed output).
+    private let onShutdown: @Sendable (String) -> Void
+    private let order = TurnQueue()
+
+    private struct Key: Hashable {
+        let scope: Int
+        let id: RequestKey
+    }
+
+    /// Requests being answered.
+    private var running: [Key: Task<Void, Never>] = [:]
+    /// The channels of running requests, to tell them a cancelled request gets no response.
+    private var channels: [Key: any ReplyChannel] = [:]
+    /// Requests sent to the client, waiting for their responses, by id.
+    private var outgoing: [RequestKey: CheckedContinuation<Value, any Error>] = [:]
+    private var nextOutgoingID = 0
+    private var inputEnded = false
+    private var completed: [CheckedContinuation<Void, Never>] = []
+    private var lastAnswer = ContinuousClock.now
+    private var isShutDown = false
+    /// True once ``waitUntilCompleted()`` returns at once.
+    private var isCompleted = false
+    private var watchdog: Task<Void, Never>?
+    /// The reading of a served transport.
+    private var reading: Task<Void, Never>?
+
+    init(
+        methods: MethodTable, session: ClientSession?, statelessState: ClientSession, gracePeriod: Duration, logger: Logger,
+        onShutdown: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.methods = methods
+        self.session = session
+        self.statelessState = statelessState
+        self.gracePeriod = gracePeriod
+        self.logger = logger
+        self.onShutdown = onShutdown
+    }
+
+    /// True when `method` is answered in `era`.
+    nonisolated func serves(_ method: String, in era: ClientFacts.Era) -> Bool {
+        methods.method(method)?.eras.contains(era) ?? false
+    }
+
+    // MARK: - Serving a transport
+
+    /// Serves a message transport (stdio) until its input ends and every request received is
+    /// answered, or until ``shutDown(reason:)``.
+    func serve(_ transport: any Transport) async {
+        let channel = TransportChannel(transport: transport, dispatcher: self)
+        let messages = await transport.receive()
+        // A task of its own, so that a shutdown stops the reading at once (stdin stays open).
+        let reader = Task { await self.read(messages, on: channel) }
+        reading = reader
+        await reader.value
+        finishInput()
+        await waitUntilCompleted()
+    }
+
+    private func read(_ messages: AsyncThrowingStream<Data, any Error>, on channel: any ReplyChannel) async {
+        do {
+            for try await message in messages {
+                guard !isShutDown else { break }
+                await receive(message, on: channel)
+            }
+        } catch StdioTransportError.outputClosed(let code) {
+            // Nobody reads the answers any more: stop the work in flight (writes roll back).
+            shutDown(reason: "the client closed its input (\(StdioTransportError.outputClosed(errno: code)))")
+        } catch {
+            logger.error("The transport failed: \(error)")
+        }
+    }
+
+    // MARK: - Messages
+
+    /// Handles one incoming message that came on `channel`.
+    func receive(_ data: Data, on channel: any ReplyChannel) async {
+        guard !isShutDown else { return }
+        switch IncomingMessage(data) {
+        case .invalid(let reply, let reason):
+            logger.warning("Invalid message: \(reason)")
+            if let reply { try? await channel.respond(reply, answering: false) }
+        case .request(let id, let method, let message):
+            await start(id: id, method: method, params: message["params"]?.objectValue ?? [:], channel: channel)
+        case .notification(let method, let message):
+            if method == CancelledNotification.name,
+               let cancelled = message["params"]?.objectValue?["requestId"].flatMap(ID.init(json:)) {
+                await cancel(Key(scope: channel.scope, id: RequestKey(cancelled)))
+            }
+        case .response(let id, let message):
+            resolve(id, message)
+        }
+    }
+
+    private func start(id: ID, method: String, params: [String: Value], channel: any ReplyChannel) async {
+        let key = Key(scope: channel.scope, id: RequestKey(id))
+        guard running[key] == nil else {
+            // The id of a request still in flight: answered (once) with an error; the first goes on.
+            try? await channel.respond(
+                IncomingMessage.errorReply(
+                    id: id.replyText, code: ProtocolError.invalidRequestCode,
+                    message: "Invalid Request: the id of a request still in progress; give each request its own id."),
+                answering: false)
+            return
+        }
+        let facts: ClientFacts
+        let entry: MethodTable.Method
+        do {
+            facts = try clientFacts(params)
+            guard let found = methods.method(method), found.eras.contains(facts.era) else {
+                throw ProtocolError.methodNotFound(
+                    method, revision: facts.era == .stateless ? ProtocolRevision.stateless : "2025-11-25")
+            }
+            entry = found
+        } catch {
+            await answer(id, facts: nil, .failure(error), channel: channel)
+            return
+        }
+        switch entry.ordering {
+        case .onArrival:
+            let context = RequestContext(
+                id: id, method: method, params: params, client: facts, peer: Peer(dispatcher: self, channel: channel, turn: nil))
+            do {
+                await answer(id, facts: facts, .success(try await entry.handle(context)), channel: channel)
+            } catch {
+                await answer(id, facts: facts, .failure(error), channel: channel)
+            }
+        case .turn(let kind):
+            let turn = RequestTurn(queue: order, kind: kind(params))
+            let context = RequestContext(
+                id: id, method: method, params: params, client: facts, peer: Peer(dispatcher: self, channel: channel, turn: turn))
+            channels[key] = channel
+            running[key] = Task {
+                defer { turn.end() }
+                let outcome: Result<Value, any Error>
+                do {
+                    try await turn.begin()
+                    outcome = .success(try await entry.handle(context))
+                } catch is CancellationError {
+                    self.finished(key)
+                    return
+                } catch {
+                    outcome = .failure(error)
+                }
+                await self.reply(key, id: id, facts: facts, outcome, channel: channel)
+            }
+        }
+    }
+
+    /// What the client of a request declared: from its `_meta` (stateless), else its session.
+    private func clientFacts(_ params: [String: Value]) throws(ProtocolError) -> ClientFacts {
+        if let meta = try StatelessMeta.parse(params) {
+            return ClientFacts(era: .stateless, capabilities: meta.capabilities, logLevel: meta.logLevel, state: statelessState)
+        }
+        guard let session else {
+            throw .invalidParams(
+                "Invalid params: this endpoint serves MCP \(ProtocolRevision.stateless) requests, which carry "
+                    + "_meta[\"\(ProtocolRevision.MetaKey.protocolVersion)\"] and _meta[\"\(ProtocolRevision.MetaKey.clientCapabilities)\"]; "
+                    + "or send initialize first (MCP 2025-11-25) and then the session id it returned.")
+        }
+        return ClientFacts(era: .handshake, capabilities: session.capabilities, logLevel: session.logLevel, state: session)
+    }
+
+    private func reply(_ key: Key, id: ID, facts: ClientFacts, _ outcome: Result<Value, any Error>, channel: any ReplyChannel) async {
+        guard running[key] != nil else { return }  // cancelled meanwhile: no response
+        await answer(id, facts: facts, outcome, channel: channel)
+        finished(key)
+    }
+
+    /// Writes the response to request `id`.
+    private func answer(_ id: ID, facts: ClientFacts?, _ outcome: Result<Value, any Error>, channel: any ReplyChannel) async {
+        var response: [String: Value] = ["jsonrpc": "2.0", "id": id.json]
+        switch outcome {
+        case .success(var result):
+            if facts?.era == .stateless, case .object(var object) = result, object["resultType"] == nil {
+                object["resultType"] = "complete"
+                result = .object(object)
+            }
+            response["result"] = result
+        case .failure(let error):
+            response["error"] = ProtocolError.from(error).json
+        }
+        do {
+            try await channel.respond(JSONMessageWriter.data(.object(response)), answering: true)
+        } catch let error as StdioTransportError {
+            if case .outputClosed = error { shutDown(reason: "the client closed its input (\(error))") }
+        } catch {
+            logger.error("Could not send the response to \(id): \(error)")
+        }
+    }
+
+    private func cancel(_ key: Key) async {
+        guard let task = running.removeValue(forKey: key) else { return }
+        task.cancel()
+        await channels.removeValue(forKey: key)?.abandon()
+        answered()
+    }
+
+    /// Cancels a request of a channel whose reader went away (a closed HTTP stream).
+    func cancel(_ id: ID, scope: Int) async {
+        await cancel(Key(scope: scope, id: RequestKey(id)))
+    }
+
+    private func finished(_ key: Key) {
+        running[key] = nil
+        channels[key] = nil
+        answered()
+    }
+
+    // MARK: - Requests to the client
+
+    /// Sends a request to the client on `channel` and returns its result.
+    ///
+    /// - Throws: ``ProtocolError`` with the client's error; `CancellationError` when the caller
+    ///   is cancelled or the dispatcher shuts down first.
+    func request(_ method: String, _ params: Value, on channel: any ReplyChannel) async throws -> Value {
+        guard !isShutDown else { throw CancellationError() }
+        nextOutgoingID += 1
+        // A string, so that a client's own integer ids are never mistaken for the server's.
+        let id = ID.string("dbai-\(nextOutgoingID)")
+        let message: Value = ["jsonrpc": "2.0", "id": id.json, "method": .string(method), "params": params]
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                outgoing[RequestKey(id)] = continuation
+                Task {
+                    do {
+                        try await channel.send(JSONMessageWriter.data(message))
+                    } catch {
+                        self.resolve(id, failure: error)
+                    }
+                }
+            }
+        } onCancel: {
+            Task { await self.resolve(id, failure: CancellationError()) }
+        }
+    }
+
+    private func resolve(_ id: ID, _ message: [String: Value]) {
+        guard let continuation = outgoing.removeValue(forKey: RequestKey(id)) else {
+            logger.debug("A response to no pending request (\(id.replyText)) was ignored.")
+            return
+        }
+        if let result = message["result"] {
+            continuation.resume(returning: result)
+        } else {
+            let error = message["error"]?.objectValue
+            continuation.resume(throwing: ProtocolError(
+                code: error?["code"]?.intValue ?? ProtocolError.internalErrorCode,
+                message: error?["message"]?.stringValue ?? "The client answered with an error.",
+                data: error?["data"]))
+        }
+    }
+
+    private func resolve(_ id: ID, failure: any Error) {
+        outgoing.removeValue(forKey: RequestKey(id))?.resume(throwing: failure)
+    }
+
+    // MARK: - Ending
+
+    /// No more input will come: ``waitUntilCompleted()`` returns once everything received has
+    /// been answered.
+    func finishInput() {
+        guard !inputEnded else { return }
+        inputEnded = true
+        if running.isEmpty { resumeCompleted() } else { startWatchdog() }
+    }
+
+    /// Returns when the input ended and every request was answered (or nothing was answered for
+    /// the grace period), or the dispatcher was shut down.
+    func waitUntilCompleted() async {
+        guard !isCompleted else { return }
+        await withCheckedContinuation { completed.append($0) }
+    }
+
+    /// Cancels every request (their statements are interrupted, their writes rolled back) and
+    /// completes now. Calling it again does nothing.
+    func shutDown(reason: String) {
+        guard !isShutDown else { return }
+        isShutDown = true
+        logger.notice("Shutting down: \(reason)")
+        onShutdown(reason)
+        reading?.cancel()
+        for task in running.values { task.cancel() }
+        running.removeAll()
+        channels.removeAll()
+        for continuation in outgoing.values { continuation.resume(throwing: CancellationError()) }
+        outgoing.removeAll()
+        resumeCompleted()
+    }
+
+    private func answered() {
+        lastAnswer = .now
+        if inputEnded, running.isEmpty { resumeCompleted() }
+    }
+
+    private func startWatchdog() {
+        logger.debug("Input ended; waiting for \(running.count) response(s)")
+        lastAnswer = .now
+        watchdog = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(100))
+                if self.isIdleTooLong() {
+                    self.resumeCompleted()
+                    return
+                }
+            }
+        }
+    }
+
+    private func isIdleTooLong() -> Bool {
+        ContinuousClock.now - lastAnswer > gracePeriod
+    }
+
+    private func resumeCompleted() {
+        isCompleted = true
+        watchdog?.cancel()
+        watchdog = nil
+        let waiting = completed
+        completed.removeAll()
+        for continuation in waiting { continuation.resume() }
+    }
+}
+
+/// The channel of a message transport (stdio): one scope, everything on the one output.
+private struct TransportChannel: ReplyChannel {
+    let transport: any Transport
+    let dispatcher: MessageDispatcher
+    var scope: Int { 0 }
+
+    func send(_ data: Data) async throws {
+        try await transport.send(data)
+    }
+
+    func respond(_ data: Data, answering: Bool) async throws {
+        try await transport.send(data)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import MCP
+import SwiftDBAI
+
+/// Everything the handler of one request needs, passed explicitly: the request, what its client
+/// declared, and the way back to that client.
+struct RequestContext: Sendable {
+    /// The request's id.
+    let id: ID
+    /// The method.
+    let method: String
+    /// The params object (empty when there were none).
+    let params: [String: Value]
+    /// What the client declared, for this request.
+    let client: ClientFacts
+    /// The client, to talk back to while answering.
+    let peer: Peer
+
+    /// A string parameter; a present value of another type is an invalid-params error.
+    func string(_ name: String) throws(ProtocolError) -> String? {
+        switch params[name] {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        default: throw .invalidParams("Invalid params for \(method): \(name) must be a string.")
+        }
+    }
+
+    /// The `cursor` of a list request.
+    var cursor: String? {
+        get throws(ProtocolError) { try string("cursor") }
+    }
+}
+
+/// What the client of one request declared: under the stateless revision, from that request's
+/// `_meta`; under the handshake, from `initialize` (and `logging/setLevel`).
+struct ClientFacts: Sendable {
+    /// How the request was negotiated.
+    enum Era: Sendable, Equatable {
+        /// `initialize` (2025-11-25 and older), for the process or the HTTP session.
+        case handshake
+        /// 2026-07-28: everything in the request itself.
+        case stateless
+    }
+
+    let era: Era
+    /// The declared capabilities (an object), nil when none were declared.
+    let capabilities: [String: Value]?
+    /// The level of `notifications/message` the client wants; nil for none.
+    let logLevel: LogLevel?
+    /// The conversations, confirmation tokens and read prompts the request uses: its session's,
+    /// or (stateless) the server's, shared by handles every client must present.
+    let state: ClientSession
+
+    /// True when the client takes form elicitation.
+    var supportsElicitation: Bool { capabilities?["elicitation"] != nil }
+    /// True when the client declared sampling (its own model can answer `ask`). Never under the
+    /// stateless revision: the server cannot send it requests.
+    var supportsSampling: Bool { era == .handshake && capabilities?["sampling"] != nil }
+    /// True when the client declared MCP Apps with the view's MIME type.
+    var declaresApps: Bool {
+        switch era {
+        case .handshake: state.showsApps
+        case .stateless: AppsExtension.isDeclared(inCapabilities: capabilities.map(Value.object))
+        }
+    }
+
+    /// True when a message at `level` goes to the client.
+    func wants(_ level: LogLevel) -> Bool {
+        guard let logLevel else { return false }
+        let order = LogLevel.allCases
+        return (order.firstIndex(of: level) ?? 0) >= (order.firstIndex(of: logLevel) ?? 0)
+    }
+}
+
+/// The client of one request, to talk back to while answering it: notifications go with the
+/// request (on its HTTP stream), and requests to the client (handshake era only) step out of
+/// the request's turn while they wait, so that the calls behind it go on.
+struct Peer: Sendable {
+    let dispatcher: MessageDispatcher
+    let channel: any ReplyChannel
+    /// The request's place in the order of calls; nil for requests that take none.
+    let turn: RequestTurn?
+
+    /// Sends a notification about the request.
+    func notify(_ method: String, _ params: Value) async {
+        let message: Value = ["jsonrpc": "2.0", "method": .string(method), "params": params]
+        try? await channel.send(JSONMessageWriter.data(message))
+    }
+
+    /// Sends a request to the client and waits for its result, out of turn.
+    ///
+    /// - Throws: ``ProtocolError`` with the client's error, `CancellationError` when the call is
+    ///   cancelled, or when the session ends first.
+    func request(_ method: String, _ params: Value) async throws -> Value {
+        let body = { try await dispatcher.request(method, params, on: channel) }
+        guard let turn else { return try await body() }
+        return try await turn.outside(body)
+    }
+}

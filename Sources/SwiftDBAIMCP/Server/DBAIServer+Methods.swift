@@ -1,0 +1,170 @@
+import Foundation
+import MCP
+import SwiftDBAI
+import SwiftDBAIChat
+
+extension DBAIServer {
+    /// The most items of a `tools/list`, `resources/list`, `resources/templates/list` or
+    /// `prompts/list` page; the next page is asked for with `nextCursor`.
+    static let listPageSize = 100
+
+    /// How long a client may reuse a list that cannot change while the process runs (tools,
+    /// prompts, templates, the result view), under 2026-07-28 (`ttlMs`).
+    static let staticListTTL = 300_000
+    /// The `cacheScope` of every cacheable result: the lists depend on what the request declared
+    /// and the schema is behind the server's authorization, so no shared cache may keep them.
+    static let cacheScope: Value = "private"
+
+    /// Every method the server answers, in both revisions.
+    func makeMethods() -> MethodTable {
+        var table = MethodTable()
+        let size = Self.listPageSize
+        table.add("initialize", eras: [.handshake], ordering: .onArrival) { [self] context in
+            try initialize(context)
+        }
+        table.add("ping", eras: [.handshake], ordering: .onArrival) { _ in .object([:]) }
+        table.add("server/discover", eras: [.stateless], ordering: .onArrival) { [self] context in
+            discover(context)
+        }
+        table.add("logging/setLevel", eras: [.handshake], ordering: .onArrival) { context in
+            try Self.check("logging/setLevel", context)
+            guard let level = context.params["level"]?.stringValue.flatMap(LogLevel.init(rawValue:)) else {
+                throw ProtocolError.invalidParams("Invalid params for logging/setLevel: level must be one of "
+                    + LogLevel.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+            }
+            context.client.state.setLogLevel(level)
+            return .object([:])
+        }
+        table.add("tools/list") { [self] context in
+            try Self.check("tools/list", context)
+            let page = try ListPage(registry.listTools(availability(context.client)), cursor: try context.cursor, size: size, kind: "tools")
+            return Self.cacheable(try Self.json(ListTools.Result(tools: page.items, nextCursor: page.nextCursor)), context, ttl: Self.staticListTTL)
+        }
+        let resources = SchemaResources(databases: databases, budget: AnswerBudget(configuration.limits))
+        table.add("resources/list") { [self] context in
+            try Self.check("resources/list", context)
+            let views = showsApps(context.client) ? [ResultView.resource] : []
+            let page = try ListPage(views + (try await resources.list()), cursor: try context.cursor, size: size, kind: "resources")
+            return Self.cacheable(try Self.json(ListResources.Result(resources: page.items, nextCursor: page.nextCursor)), context, ttl: 0)
+        }
+        table.add("resources/templates/list") { context in
+            try Self.check("resources/templates/list", context)
+            let page = try ListPage(
+                resources.templates + [ExportResources.template], cursor: try context.cursor, size: size, kind: "resources/templates")
+            return Self.cacheable(
+                try Self.json(ListResourceTemplates.Result(templates: page.items, nextCursor: page.nextCursor)), context, ttl: Self.staticListTTL)
+        }
+        let exportResources = ExportResources(store: exports.store)
+        table.add("resources/read") { [self] context in
+            try Self.check("resources/read", context)
+            let uri = context.params["uri"]?.stringValue ?? ""
+            if uri == ResultView.uri, showsApps(context.client) {
+                return Self.cacheable(try Self.json(ReadResource.Result(contents: ResultView.read())), context, ttl: Self.staticListTTL)
+            }
+            let contents = exportResources.handles(uri) ? try exportResources.read(uri) : try await resources.read(uri)
+            return Self.cacheable(try Self.json(ReadResource.Result(contents: contents)), context, ttl: 0)
+        }
+        let prompts = PromptCatalog(databases: databases, naming: configuration.toolNaming, budget: AnswerBudget(configuration.limits))
+        table.add("prompts/list") { context in
+            try Self.check("prompts/list", context)
+            let page = try ListPage(prompts.prompts, cursor: try context.cursor, size: size, kind: "prompts")
+            return Self.cacheable(try Self.json(ListPrompts.Result(prompts: page.items, nextCursor: page.nextCursor)), context, ttl: Self.staticListTTL)
+        }
+        table.add("prompts/get") { context in
+            try Self.check("prompts/get", context)
+            let parameters = try JSONDecoder().decode(GetPrompt.Parameters.self, from: JSONMessageWriter.data(.object(context.params)))
+            return try Self.json(try await prompts.get(parameters.name, arguments: parameters.arguments))
+        }
+        let completions = SchemaCompletions(databases: databases)
+        table.add("completion/complete") { context in
+            try Self.check("completion/complete", context)
+            let parameters = try JSONDecoder().decode(Complete.Parameters.self, from: JSONMessageWriter.data(.object(context.params)))
+            return try Self.json(try await completions.complete(parameters))
+        }
+        table.add("tools/call", ordering: .turn({ [registry] params in registry.turnKind(of: params["name"]?.stringValue ?? "") })) {
+            [self] context in
+            try await callTool(context)
+        }
+        return table
+    }
+
+    // MARK: - Handshake and discovery
+
+    private func initialize(_ context: RequestContext) throws -> Value {
+        try Self.check("initialize", context)
+        let requested = context.params["protocolVersion"]?.stringValue ?? ""
+        // MCP Apps: declared back, and the view offered, only to a client that declared it.
+        let apps = configuration.offersViews && AppsExtension.isDeclared(inInitialize: .object(context.params))
+        guard context.client.state.initialize(capabilities: context.params["capabilities"]?.objectValue ?? [:], showsApps: apps) else {
+            throw ProtocolError.invalidRequest("Invalid Request: the session is already initialized.")
+        }
+        return [
+            "protocolVersion": .string(ProtocolRevision.negotiated(requested)),
+            "capabilities": serverCapabilities(apps: apps),
+            "serverInfo": serverInfo,
+            "instructions": .string(instructions),
+        ]
+    }
+
+    /// `server/discover` (2026-07-28): the versions served, the capabilities, the instructions.
+    private func discover(_ context: RequestContext) -> Value {
+        var result: [String: Value] = [
+            "supportedVersions": .array(ProtocolRevision.supported.map(Value.string)),
+            "capabilities": serverCapabilities(apps: showsApps(context.client)),
+            "instructions": .string(instructions),
+            "_meta": [ProtocolRevision.MetaKey.serverInfo: serverInfo],
+        ]
+        result["ttlMs"] = .int(Self.staticListTTL)
+        result["cacheScope"] = Self.cacheScope
+        return .object(result)
+    }
+
+    private var serverInfo: Value {
+        ["name": .string(Self.name), "title": "SwiftDBAI SQLite server", "version": .string(Self.version)]
+    }
+
+    private func serverCapabilities(apps: Bool) -> Value {
+        var capabilities: [String: Value] = [
+            "completions": .object([:]),
+            "logging": .object([:]),
+            "prompts": ["listChanged": false],
+            "resources": ["subscribe": false, "listChanged": false],
+            "tools": ["listChanged": false],
+        ]
+        if apps { capabilities["extensions"] = [AppsExtension.identifier: AppsExtension.serverSettings] }
+        return .object(capabilities)
+    }
+
+    // MARK: - Helpers
+
+    /// Checks params the SDK's types decode (-32602 saying what is wrong).
+    private static func check(_ method: String, _ context: RequestContext) throws(ProtocolError) {
+        if let problem = RequestParameterCheck.problem(method: method, params: .object(context.params)) {
+            throw .invalidParams(problem)
+        }
+    }
+
+    /// A result of the SDK's types as JSON.
+    static func json<T: Encodable>(_ value: T) throws -> Value {
+        try JSONMessageParser.parse(JSONEncoder().encode(value))
+    }
+
+    /// A list or read result with the caching hints 2026-07-28 requires.
+    private static func cacheable(_ result: Value, _ context: RequestContext, ttl: Int) -> Value {
+        guard context.client.era == .stateless, case .object(var object) = result else { return result }
+        object["ttlMs"] = .int(ttl)
+        object["cacheScope"] = cacheScope
+        return .object(object)
+    }
+
+    /// What the request's client gets: `ask` needs `--llm` or a client that samples.
+    func availability(_ client: ClientFacts) -> ToolAvailability {
+        ToolAvailability(
+            hasLanguageModel: configuration.languageModel != nil || client.supportsSampling, showsApps: showsApps(client))
+    }
+
+    /// Whether the client gets the result view: it declared MCP Apps and `--no-ui` is not set.
+    func showsApps(_ client: ClientFacts) -> Bool {
+        configuration.offersViews && client.declaresApps
+    }
+}
