@@ -75,6 +75,21 @@ class ServerSpec:
     arguments: Callable[[str], dict]  # SQL -> tool arguments
     check_result: Callable[[dict], str | None]  # `result` object -> problem or None
     must_exit_zero: bool
+    #: MCP 2026-07-28: no initialize; `server/discover` opens, every request carries its `_meta`.
+    stateless: bool = False
+
+    def opening(self, request_id: int) -> bytes:
+        """The first request: `initialize`, or `server/discover` under 2026-07-28."""
+        if self.stateless:
+            return encode({"jsonrpc": "2.0", "id": request_id, "method": "server/discover", "params": {"_meta": STATELESS_META}})
+        return initialize_request(request_id, "bench-mcp")
+
+    def params(self, params: dict) -> dict:
+        return {**params, "_meta": STATELESS_META} if self.stateless else params
+
+
+#: The `_meta` of every 2026-07-28 request.
+STATELESS_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
 
 
 def expected_rows(database: str, sql: str) -> tuple[list[str], list[list]]:
@@ -189,9 +204,10 @@ def start_session(spec: ServerSpec, database: str, stderr_path: str, watchdog: W
     process = StdioClient(spec.argv(database), stderr_path)
     try:
         with watchdog.limit(60, f"{spec.label} initialize"):
-            process.write(initialize_request(0, "bench-mcp"))
+            process.write(spec.opening(0))
             result = parse_response(process.read_response(), 0, f"{spec.label} initialize")
-            process.write(INITIALIZED)
+            if not spec.stateless:
+                process.write(INITIALIZED)
     except BaseException:
         process.kill()
         raise
@@ -203,7 +219,7 @@ def tool_call_lines(session: Session, sql: str, count: int) -> tuple[range, list
     arguments = session.spec.arguments(sql)
     name = session.spec.tool
     return ids, [
-        encode({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": name, "arguments": arguments}})
+        encode({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": session.spec.params({"name": name, "arguments": arguments})})
         for i in ids
     ]
 
@@ -230,8 +246,9 @@ def verify_calls(spec: ServerSpec, ids: range, lines: list[bytes], what: str) ->
 
 
 def measure_cold_start(spec: ServerSpec, database: str, runs: int, stderr_path: str, watchdog: Watchdog) -> list[float]:
-    """Milliseconds from spawn to the `initialize` result line, one fresh process per run."""
-    request = initialize_request(0, "bench-mcp")
+    """Milliseconds from spawn to the `initialize` (or `server/discover`) result line, one fresh
+    process per run."""
+    request = spec.opening(0)
     samples = []
     for run in range(runs):
         with watchdog.limit(60, f"{spec.label} cold start {run + 1}"):
@@ -626,6 +643,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                         help="also time start-up and describe_schema on generated databases of these many tables "
                              "(Scripts/bench_schema_size.py; '' to skip)")
     parser.add_argument("--schema-before", help="another dbai-mcp build measured beside --ours in the schema-size runs")
+    parser.add_argument("--revision", choices=["2025-11-25", "2026-07-28"], default="2025-11-25",
+                        help="the MCP revision dbai-mcp is spoken to in: 2026-07-28 opens with server/discover and puts "
+                             "the version in every request's _meta (the reference server always gets 2025-11-25)")
     parser.add_argument("--breakdown", action="store_true",
                         help="also time ping and tools/list, to separate protocol cost from the query")
     args = parser.parse_args(argv)
@@ -647,6 +667,7 @@ def main(argv: list[str]) -> int:
             raise BenchError(f"no database at {args.db}")
         columns, rows = expected_rows(args.db, args.sql)
         ours_spec, reference_spec = make_specs(args.ours, args.reference or "", columns, rows)
+        ours_spec.stateless = args.revision == "2026-07-28"
         with tempfile.TemporaryDirectory(prefix="bench-mcp-") as workdir:
             floor = measure_harness_floor(10, 500, watchdog, os.path.join(workdir, "floor.stderr.log"))
             ours = run_server(ours_spec, args.db, workdir, args.sql, args, args.cold_runs, args.warmup,
