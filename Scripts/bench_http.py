@@ -23,6 +23,8 @@ from typing import Any
 from mcp_stdio import PROTOCOL_VERSION
 
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+STATELESS_VERSION = "2026-07-28"
+STATELESS_META = {"io.modelcontextprotocol/protocolVersion": STATELESS_VERSION, "io.modelcontextprotocol/clientCapabilities": {}}
 
 
 class HTTPBenchError(Exception):
@@ -39,22 +41,32 @@ class HTTPResults:
 
 
 class HTTPSession:
-    """One MCP session on one keep-alive connection."""
+    """One MCP session on one keep-alive connection; with `stateless`, MCP 2026-07-28 requests
+    instead (no session: the version and capabilities in every request's `_meta`, and the
+    `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers)."""
 
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, stateless: bool = False) -> None:
         self.connection = http.client.HTTPConnection(host, port, timeout=60)
         self.session_id: str | None = None
         self.next_id = 1
+        self.stateless = stateless
 
     def post(self, message: dict) -> tuple[int, dict[str, str], bytes]:
         headers = dict(HEADERS)
         if self.session_id:
             headers["Mcp-Session-Id"] = self.session_id
+        if self.stateless and "id" in message:
+            message = {**message, "params": {**message.get("params", {}), "_meta": STATELESS_META}}
+            headers.update({"MCP-Protocol-Version": STATELESS_VERSION, "Mcp-Method": message["method"]})
+            if message["method"] == "tools/call":
+                headers["Mcp-Name"] = message["params"]["name"]
         self.connection.request("POST", "/mcp", json.dumps(message, separators=(",", ":")), headers)
         response = self.connection.getresponse()
         return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
 
     def initialize(self) -> None:
+        if self.stateless:
+            return
         status, headers, body = self.post({
             "jsonrpc": "2.0", "id": 0, "method": "initialize",
             "params": {"protocolVersion": PROTOCOL_VERSION, "capabilities": {},
@@ -99,10 +111,10 @@ def start_http_server(binary: str, database: str, stderr_path: str) -> tuple[sub
 
 
 def measure_http(binary: str, database: str, sql: str, expected_rows: list[list], warmups: int, calls: int,
-                 sessions: int, calls_per_session: int, stderr_path: str) -> HTTPResults:
+                 sessions: int, calls_per_session: int, stderr_path: str, stateless: bool = False) -> HTTPResults:
     process, host, port = start_http_server(binary, database, stderr_path)
     try:
-        session = HTTPSession(host, port)
+        session = HTTPSession(host, port, stateless)
         session.initialize()
         for _ in range(warmups):
             session.call({"sql": sql})
@@ -115,7 +127,7 @@ def measure_http(binary: str, database: str, sql: str, expected_rows: list[list]
 
         latencies: list[list[float]] = [[] for _ in range(sessions)]
         failures: list[str] = []
-        clients = [HTTPSession(host, port) for _ in range(sessions)]
+        clients = [HTTPSession(host, port, stateless) for _ in range(sessions)]
         for client in clients:
             client.initialize()
         start = threading.Barrier(sessions + 1)

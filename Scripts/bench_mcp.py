@@ -560,8 +560,9 @@ def run_server(spec: ServerSpec, source_db: str, workdir: str, sql: str, args: a
     cold = measure_cold_start(spec, database, cold_runs, stderr_path, watchdog)
     session, initialize = start_session(spec, database, stderr_path, watchdog)
     try:
-        info = initialize.get("serverInfo") or {}
-        server_info = f"{info.get('name', '?')} {info.get('version', '?')} (protocol {initialize.get('protocolVersion')})"
+        info = initialize.get("serverInfo") or (initialize.get("_meta") or {}).get("io.modelcontextprotocol/serverInfo") or {}
+        protocol = initialize.get("protocolVersion") or ", ".join(initialize.get("supportedVersions") or [])
+        server_info = f"{info.get('name', '?')} {info.get('version', '?')} (protocol {protocol})"
         log(f"{spec.label}: {calls} sequential calls after {warmups} warm-ups")
         sequential = measure_sequential(session, sql, warmups, calls, watchdog)
         log(f"{spec.label}: pipelined {args.batch_runs}x{args.batch}")
@@ -684,7 +685,8 @@ def main(argv: list[str]) -> int:
                 database = os.path.join(workdir, "http.sqlite")
                 shutil.copyfile(args.db, database)
                 ours.http = measure_http(args.ours, database, args.sql, rows, args.warmup, args.calls,
-                                         args.http_sessions, args.http_calls, os.path.join(workdir, "http.stderr.log"))
+                                         args.http_sessions, args.http_calls, os.path.join(workdir, "http.stderr.log"),
+                                         stateless=ours_spec.stateless)
             reference = None
             if args.reference:
                 reference = run_server(reference_spec, args.db, workdir, args.sql, args, args.reference_cold_runs,

@@ -4,6 +4,7 @@ import MCP
 import Testing
 @testable import SwiftDBAI
 @testable import SwiftDBAIMCP
+import SwiftDBAIChat
 
 /// A transport driven by the test: lines go in through ``deliver(_:)`` and ``endInput()``; what
 /// the dispatcher writes is collected and awaited with ``waitForSent(_:)``.
@@ -81,7 +82,7 @@ final class GatedHandler: Sendable {
             }
             if name == "ask-client" {
                 // A request to the client, answered by the test.
-                return try await context.peer.request("elicitation/create", ["message": "sure?"])
+                return try await context.peer.request("elicitation/create", ["message": "sure?"], timeout: .seconds(30))
             }
             let x = context.params["arguments"]?.objectValue?["x"]?.stringValue ?? ""
             return ["content": [["type": "text", "text": .string("\(name) \(x)")]]]
@@ -282,5 +283,43 @@ struct MessageDispatcherTests {
         await harness.served.value
         #expect(await harness.eventually { Set(harness.tools.cancelled) == ["slow-e", "slow-f"] })
         #expect(await harness.inner.sent.isEmpty, "no response for calls cut short by the shutdown")
+    }
+
+    @Test("an id reused after its request was cancelled is a new request, answered; the cancelled one is not")
+    func reusedIDAfterCancellation() async throws {
+        let harness = Harness()
+        harness.inner.deliver(Self.call(3, "slow-g"))
+        #expect(await harness.eventually { harness.tools.isWaiting("slow-g") })
+        harness.inner.deliver(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}"#)
+        harness.inner.deliver(Self.call(3, "query", x: "again"))
+        await harness.inner.waitForSent(1)
+        #expect(await harness.eventually { harness.tools.cancelled == ["slow-g"] })
+        harness.inner.endInput()
+        await harness.served.value
+        let replies = try await harness.inner.sentMessages()
+        #expect(replies.count == 1)
+        #expect(replies.first?["result"]?.objectValue?["content"]?.arrayValue?.first?.objectValue?["text"] == "query again")
+    }
+}
+
+@Suite("The conversations stateless clients share")
+struct SharedConversationTests {
+    @Test("only ids the store made continue a conversation; a chosen id is refused")
+    func knownIDsOnly() async throws {
+        let store = ConversationStore(capacity: 4, requiresKnownIDs: true)
+        let executor = try SQLExecutor(path: ServerFixture.examplePath, policy: SafetyPolicy(allowlist: .readOnly))
+        let make: @Sendable (ConversationLink) -> ChatEngine = { _ in ChatEngine(executor: executor, model: UnreachableModel()) }
+        let started = try await store.engine(for: nil, database: "main", make: make)
+        let continued = try await store.engine(for: started.id, database: "main", make: make)
+        #expect(continued.id == started.id)
+        await #expect(throws: ToolCallError.self) { _ = try await store.engine(for: "main", database: "main", make: make) }
+    }
+}
+
+private struct UnreachableModel: LanguageModel {
+    let name = "unreachable"
+    let capabilities = LanguageModelCapabilities.textOnly
+    func respond(to request: LanguageModelRequest) async throws(LanguageModelError) -> LanguageModelResponse {
+        throw .unreachable(provider: name, reason: "test")
     }
 }

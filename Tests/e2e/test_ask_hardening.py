@@ -139,3 +139,34 @@ def test_a_client_that_never_answers_sampling_does_not_hang_ask(dbai_bin: Path, 
         assert after["result"]["structuredContent"]["rows"] == [[1]]
     finally:
         server.stop()
+
+
+def answer_sampling_until(server: RawServer, request_id: Any, sql: str) -> dict:
+    """Answers every sampling request with `sql` until the response to `request_id` arrives."""
+    while True:
+        message = server.wait_for(lambda m: m.get("id") == request_id or m.get("method") == "sampling/createMessage")
+        if message.get("method") == "sampling/createMessage":
+            server.send({"jsonrpc": "2.0", "id": message["id"], "result": {
+                "role": "assistant", "content": {"type": "text", "text": sql}, "model": "test", "stopReason": "endTurn"}})
+            continue
+        return message
+
+
+def test_a_follow_up_asks_its_own_client_and_writes_still_run_after_it(dbai_bin: Path, chinook: Path) -> None:
+    """A conversation outlives the request that started it: the follow-up's sampling must go to
+    the follow-up, and the turns of both must be given back (a leaked turn would hold every
+    write behind it forever)."""
+    server = RawServer(dbai_bin, chinook, "--allow", "standard")
+    try:
+        server.initialize(capabilities={"sampling": {}})
+        server.request(1, "tools/call", {"name": "ask", "arguments": {"question": "How many tracks?"}})
+        first = answer_sampling_until(server, 1, "SELECT count(*) AS n FROM Track")
+        conversation = first["result"]["structuredContent"]["conversation_id"]
+        server.request(2, "tools/call", {"name": "ask", "arguments": {"question": "And albums?", "conversation_id": conversation}})
+        second = answer_sampling_until(server, 2, "SELECT count(*) AS n FROM Album")
+        assert second["result"]["structuredContent"]["rows"] == [[347]]
+        server.request(3, "tools/call", {"name": "insert", "arguments": {"table": "Genre", "rows": [{"Name": "Polka"}]}})
+        written = server.wait_for(lambda m: m.get("id") == 3, timeout=20)
+        assert written["result"]["structuredContent"]["rows_affected"] == 1
+    finally:
+        server.stop()

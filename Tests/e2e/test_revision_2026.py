@@ -339,3 +339,25 @@ def test_http_sessions_still_serve_2025_11_25(served_http) -> None:
     assert initialized["result"]["protocolVersion"] == "2025-11-25"
     answer = raw.call(1, "query", {"sql": "SELECT 1 AS one"})
     assert answer["result"]["structuredContent"]["rows"] == [[1]] and "resultType" not in answer["result"]
+
+
+def test_the_token_inside_a_request_state_is_no_confirm_argument(stdio: Stdio, chinook: Path) -> None:
+    """The state is opaque, not secret: a model that reads it must not confirm the write itself."""
+    before = sha256(chinook)
+    state = first_round(stdio)["requestState"]
+    body = state.split(".")[0]
+    token = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))["token"]
+    confirmed = {"name": "delete", "arguments": {**DELETE["arguments"], "confirm": token}}
+    answer = stdio.call("tools/call", modern_params(confirmed))["result"]
+    assert answer["isError"] is True
+    assert sha256(chinook) == before
+
+
+def test_url_only_elicitation_gets_the_token_not_a_form(stdio: Stdio) -> None:
+    result = stdio.call("tools/call", modern_params(DELETE, {"elicitation": {"url": {}}}))["result"]
+    assert result["resultType"] == "complete" and result["structuredContent"]["confirmation_required"] is True
+
+
+def test_http_request_without_session_or_meta_is_answered_with_its_id(served_http) -> None:
+    status, answer = post(served_http, {"id": 41, "method": "tools/list", "params": {}}, drop=("MCP-Protocol-Version",))
+    assert status == 400 and answer["id"] == 41 and answer["error"]["code"] == -32602

@@ -10,8 +10,8 @@ import SwiftDBAIChat
 struct SamplingLanguageModel: LanguageModel {
     let name = "sampling"
     let capabilities = LanguageModelCapabilities.textOnly
-    /// The client of the `ask` call.
-    let peer: Peer
+    /// The conversation's link to the request it is answering (the client to ask).
+    let link: ConversationLink
     /// How long the client's model may take to answer one request (`--llm-timeout`).
     var timeout: Duration = .seconds(60)
 
@@ -40,9 +40,9 @@ struct SamplingLanguageModel: LanguageModel {
         do {
             // A client that never answers must not hold `ask` for minutes, nor ignore a
             // cancellation: a request's longer first timeout is not granted; a shorter one is.
-            let result = try await firstOutcome(within: min(request.timeout ?? timeout, timeout)) { [params] in
-                try await peer.request("sampling/createMessage", .object(params))
-            }
+            guard let peer = link.peer else { throw CancellationError() }
+            let result = try await peer.request(
+                "sampling/createMessage", .object(params), timeout: min(request.timeout ?? timeout, timeout))
             let object = result.objectValue
             let blocks: [Value] = switch object?["content"] {
             case .array(let array)?: array

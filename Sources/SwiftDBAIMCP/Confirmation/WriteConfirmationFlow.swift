@@ -26,6 +26,8 @@ struct WriteConfirmationFlow: Sendable {
     let elicit: ElicitationConfirmer.Elicit?
     /// The 2026-07-28 round trip of the call; nil in the handshake era.
     var roundTrip: ConfirmationRoundTrip? = nil
+    /// The name of the database written (bound into a round trip's state).
+    var database = ""
     /// Rows shown in a preview.
     var previewRowCount = 20
 
@@ -41,7 +43,10 @@ struct WriteConfirmationFlow: Sendable {
         }
         let fingerprint = Self.fingerprint(tool: tool, statements: statements)
         if token == nil, let roundTrip, roundTrip.elicits {
-            return try await runRoundTrip(statements, operation: operation, fingerprint: fingerprint, roundTrip: roundTrip)
+            // The round trip's own fingerprint: its tokens never pass as a `confirm` argument (the
+            // state is opaque, not secret), and a state names its database.
+            let roundTripFingerprint = "round-trip\u{1D}\(database)\u{1D}" + fingerprint
+            return try await runRoundTrip(statements, operation: operation, fingerprint: roundTripFingerprint, roundTrip: roundTrip)
         }
         var changed: SwiftDBAIError?
         if let token {

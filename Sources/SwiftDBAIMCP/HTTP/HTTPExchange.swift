@@ -67,11 +67,11 @@ package struct HTTPReply: Sendable {
     /// A JSON-RPC error with no id, as the body of an HTTP error.
     static func error(
         _ status: Int, _ message: String, code: Int = IncomingMessage.invalidRequest,
-        headers: [(name: String, value: String)] = []
+        headers: [(name: String, value: String)] = [], id: String = "null"
     ) -> HTTPReply {
         HTTPReply(
             status: status, headers: [("Content-Type", "application/json")] + headers,
-            body: .data(IncomingMessage.errorReply(id: "null", code: code, message: message)))
+            body: .data(IncomingMessage.errorReply(id: id, code: code, message: message)))
     }
 
     /// One message as a server-sent event.

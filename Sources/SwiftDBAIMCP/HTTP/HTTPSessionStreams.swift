@@ -19,6 +19,7 @@ package struct HTTPOutgoing: Sendable {
 /// - Everything else goes on the session's GET stream, or waits for one (at most
 ///   ``maximumQueued`` messages; the oldest are dropped beyond).
 package actor HTTPSessionStreams {
+    /// Where dropped messages are reported.
     package nonisolated let logger: Logger
     /// The open POST streams, by request id, and whether their client takes server-sent events.
     private var pending: [RequestKey: (stream: AsyncStream<HTTPOutgoing>.Continuation, events: Bool)] = [:]

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MCP
+import SwiftDBAI
 
 /// MCP Streamable HTTP (specification 2025-11-25) at `/mcp`, independent of the HTTP server
 /// under it: every request passes ``HTTPRequestGate``, then
@@ -35,9 +36,9 @@ package actor StreamableHTTPEndpoint {
     private var isDraining = false
     private var ended: [CheckedContinuation<Void, Never>] = []
     /// Answers the stateless (2026-07-28) requests, which belong to no session.
-    private let stateless: MessageDispatcher
-    /// The scope of the next stateless POST (each is its own id space).
-    private var nextScope = 0
+    private nonisolated let stateless: MessageDispatcher
+    /// The scope of the last stateless POST (each is its own id space).
+    private nonisolated let scopes = Mutex(0)
 
     package init(server: DBAIServer, options: HTTPServeOptions, logger: Logger) {
         self.server = server
@@ -85,7 +86,9 @@ package actor StreamableHTTPEndpoint {
         }
     }
 
-    private func post(_ request: HTTPExchangeRequest) async -> HTTPReply {
+    /// A POST: parsed, and served when stateless, outside the actor (concurrent clients do not
+    /// queue behind each other); a session's messages go through the actor.
+    private nonisolated func post(_ request: HTTPExchangeRequest) async -> HTTPReply {
         let contentType = request.header("Content-Type")?.split(separator: ";").first
             .map { HTTPText.lowercased(HTTPText.trimmed($0)) }
         guard contentType == "application/json" else {
@@ -105,15 +108,22 @@ package actor StreamableHTTPEndpoint {
             let params = object["params"]?.objectValue ?? [:]
             do {
                 if let meta = try StatelessMeta.parse(params) {
-                    return await stateless(request, id: id, method: method, params: params, meta: meta, events: events)
+                    return await stateless(request, id: id, method: method, message: object, params: params, meta: meta, events: events)
                 }
             } catch {
                 return Self.errorReply(id: id, error)
             }
             if method == "initialize" { return await initialize(request, id: id, events: events) }
         }
+        return await sessionMessage(request, message, events: events)
+    }
+
+    /// A message of a 2025-11-25 session (`Mcp-Session-Id`).
+    private func sessionMessage(_ request: HTTPExchangeRequest, _ message: IncomingMessage, events: Bool) async -> HTTPReply {
         let found: (id: String, session: Session)
-        switch session(of: request) {
+        var requestID = "null"
+        if case .request(let id, _, _) = message { requestID = id.replyText }
+        switch session(of: request, replyID: requestID) {
         case .success(let success): found = success
         case .failure(let reply): return reply
         }
@@ -146,8 +156,9 @@ package actor StreamableHTTPEndpoint {
     }
 
     /// A stateless (2026-07-28) request: no session; its headers must agree with its body.
-    private func stateless(
-        _ request: HTTPExchangeRequest, id: ID, method: String, params: [String: Value], meta: StatelessMeta, events: Bool
+    private nonisolated func stateless(
+        _ request: HTTPExchangeRequest, id: ID, method: String, message: [String: Value], params: [String: Value],
+        meta: StatelessMeta, events: Bool
     ) async -> HTTPReply {
         if let mismatch = StatelessHeaders.mismatch(request, method: method, params: params, version: meta.version) {
             return Self.errorReply(id: id, mismatch)
@@ -155,10 +166,13 @@ package actor StreamableHTTPEndpoint {
         guard stateless.serves(method, in: .stateless) else {
             return Self.errorReply(id: id, ProtocolError.methodNotFound(method, revision: ProtocolRevision.stateless), status: 404)
         }
-        guard !isDraining else { return Self.shuttingDown }
-        nextScope += 1
-        let (channel, stream) = StatelessExchangeChannel.open(id: id, scope: nextScope, events: events, dispatcher: stateless)
-        await stateless.receive(request.body, on: channel)
+        guard await !isDraining else { return Self.shuttingDown }
+        let scope = scopes.withLock { number in
+            number += 1
+            return number
+        }
+        let (channel, stream) = StatelessExchangeChannel.open(id: id, scope: scope, events: events, dispatcher: stateless)
+        await stateless.receive(IncomingMessage.request(id: id, method: method, message: message), on: channel)
         return HTTPReply(status: 200, body: .messages(stream, sse: events))
     }
 
@@ -241,12 +255,12 @@ package actor StreamableHTTPEndpoint {
     }
 
     /// The session a request names.
-    private func session(of request: HTTPExchangeRequest) -> Lookup {
+    private func session(of request: HTTPExchangeRequest, replyID: String = "null") -> Lookup {
         guard let id = request.header("Mcp-Session-Id") else {
             return .failure(.error(
                 400, "Bad Request: no Mcp-Session-Id header; send initialize first, then the session id it returned "
                     + "(MCP 2025-11-25), or make every request a 2026-07-28 one (_meta[\"\(ProtocolRevision.MetaKey.protocolVersion)\"]).",
-                code: ProtocolError.invalidParamsCode))
+                code: ProtocolError.invalidParamsCode, id: replyID))
         }
         guard let session = sessions[id] else {
             return .failure(.error(404, "Not Found: no session \(id.prefix(64)) (it ended or expired); initialize a new one."))

@@ -27,9 +27,9 @@ actor MessageDispatcher {
     private nonisolated let methods: MethodTable
     /// The handshake-era state of the process or HTTP session; nil where only stateless requests
     /// arrive (the stateless HTTP endpoint).
-    private let session: ClientSession?
+    private nonisolated let session: ClientSession?
     /// The state stateless requests share (their handles: conversation ids, tokens).
-    private let statelessState: ClientSession
+    private nonisolated let statelessState: ClientSession
     private let gracePeriod: Duration
     /// Called once when the dispatcher shuts down early (signal, closed output).
     private let onShutdown: @Sendable (String) -> Void
@@ -40,10 +40,21 @@ actor MessageDispatcher {
         let id: RequestKey
     }
 
+    /// One request being answered: which one (an id can be reused once answered or cancelled),
+    /// its task, and its channel (told when it gets no response).
+    private struct Running {
+        let serial: Int
+        let task: Task<Void, Never>
+        let channel: any ReplyChannel
+    }
+
     /// Requests being answered.
-    private var running: [Key: Task<Void, Never>] = [:]
-    /// The channels of running requests, to tell them a cancelled request gets no response.
-    private var channels: [Key: any ReplyChannel] = [:]
+    private var running: [Key: Running] = [:]
+    private var nextSerial = 0
+    /// True when every request takes its turn in one queue, in arrival order (a stdio process,
+    /// an HTTP session); false when each scope stands alone (stateless HTTP POSTs, whose order
+    /// no client can rely on).
+    private let ordersAcrossScopes: Bool
     /// Requests sent to the client, waiting for their responses, by id.
     private var outgoing: [RequestKey: CheckedContinuation<Value, any Error>] = [:]
     private var nextOutgoingID = 0
@@ -59,8 +70,9 @@ actor MessageDispatcher {
 
     init(
         methods: MethodTable, session: ClientSession?, statelessState: ClientSession, gracePeriod: Duration, logger: Logger,
-        onShutdown: @escaping @Sendable (String) -> Void = { _ in }
+        ordersAcrossScopes: Bool = true, onShutdown: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.ordersAcrossScopes = ordersAcrossScopes
         self.methods = methods
         self.session = session
         self.statelessState = statelessState
@@ -106,25 +118,47 @@ actor MessageDispatcher {
     // MARK: - Messages
 
     /// Handles one incoming message that came on `channel`.
-    func receive(_ data: Data, on channel: any ReplyChannel) async {
-        guard !isShutDown else { return }
-        switch IncomingMessage(data) {
+    nonisolated func receive(_ data: Data, on channel: any ReplyChannel) async {
+        await receive(IncomingMessage(data), on: channel)
+    }
+
+    /// Handles one incoming message, already classified. The parsing and the checks of a
+    /// request's `_meta` happen before it enters the actor, so that concurrent HTTP clients do
+    /// not queue behind each other's parsing.
+    nonisolated func receive(_ message: IncomingMessage, on channel: any ReplyChannel) async {
+        switch message {
         case .invalid(let reply, let reason):
             logger.warning("Invalid message: \(reason)")
             if let reply { try? await channel.respond(reply, answering: false) }
         case .request(let id, let method, let message):
-            await start(id: id, method: method, params: message["params"]?.objectValue ?? [:], channel: channel)
+            let params = message["params"]?.objectValue ?? [:]
+            let prepared: Result<(ClientFacts, MethodTable.Method), ProtocolError>
+            do {
+                let facts = try clientFacts(params)
+                guard let found = methods.method(method), found.eras.contains(facts.era) else {
+                    throw ProtocolError.methodNotFound(
+                        method, revision: facts.era == .stateless ? ProtocolRevision.stateless : "2025-11-25")
+                }
+                prepared = .success((facts, found))
+            } catch {
+                prepared = .failure(ProtocolError.from(error))
+            }
+            await start(id: id, method: method, params: params, prepared: prepared, channel: channel)
         case .notification(let method, let message):
             if method == CancelledNotification.name,
                let cancelled = message["params"]?.objectValue?["requestId"].flatMap(ID.init(json:)) {
-                await cancel(Key(scope: channel.scope, id: RequestKey(cancelled)))
+                await cancel(cancelled, scope: channel.scope)
             }
         case .response(let id, let message):
-            resolve(id, message)
+            await resolve(id, message)
         }
     }
 
-    private func start(id: ID, method: String, params: [String: Value], channel: any ReplyChannel) async {
+    private func start(
+        id: ID, method: String, params: [String: Value], prepared: Result<(ClientFacts, MethodTable.Method), ProtocolError>,
+        channel: any ReplyChannel
+    ) async {
+        guard !isShutDown else { return }
         let key = Key(scope: channel.scope, id: RequestKey(id))
         guard running[key] == nil else {
             // The id of a request still in flight: answered (once) with an error; the first goes on.
@@ -137,14 +171,9 @@ actor MessageDispatcher {
         }
         let facts: ClientFacts
         let entry: MethodTable.Method
-        do {
-            facts = try clientFacts(params)
-            guard let found = methods.method(method), found.eras.contains(facts.era) else {
-                throw ProtocolError.methodNotFound(
-                    method, revision: facts.era == .stateless ? ProtocolRevision.stateless : "2025-11-25")
-            }
-            entry = found
-        } catch {
+        switch prepared {
+        case .success(let success): (facts, entry) = success
+        case .failure(let error):
             await answer(id, facts: nil, .failure(error), channel: channel)
             return
         }
@@ -158,29 +187,31 @@ actor MessageDispatcher {
                 await answer(id, facts: facts, .failure(error), channel: channel)
             }
         case .turn(let kind):
-            let turn = RequestTurn(queue: order, kind: kind(params))
+            let turn = RequestTurn(queue: ordersAcrossScopes ? order : TurnQueue(), kind: kind(params))
             let context = RequestContext(
                 id: id, method: method, params: params, client: facts, peer: Peer(dispatcher: self, channel: channel, turn: turn))
-            channels[key] = channel
-            running[key] = Task {
-                defer { turn.end() }
+            nextSerial += 1
+            let serial = nextSerial
+            let task = Task {
+                defer { turn.finish() }
                 let outcome: Result<Value, any Error>
                 do {
                     try await turn.begin()
                     outcome = .success(try await entry.handle(context))
                 } catch is CancellationError {
-                    self.finished(key)
-                    return
+                    // Cancelled by the client (or a shutdown): no response. Otherwise, an error.
+                    outcome = .failure(ProtocolError.internalError("Internal error: the request was cancelled by the server."))
                 } catch {
                     outcome = .failure(error)
                 }
-                await self.reply(key, id: id, facts: facts, outcome, channel: channel)
+                await self.reply(key, serial: serial, id: id, facts: facts, outcome, channel: channel)
             }
+            running[key] = Running(serial: serial, task: task, channel: channel)
         }
     }
 
     /// What the client of a request declared: from its `_meta` (stateless), else its session.
-    private func clientFacts(_ params: [String: Value]) throws(ProtocolError) -> ClientFacts {
+    private nonisolated func clientFacts(_ params: [String: Value]) throws(ProtocolError) -> ClientFacts {
         if let meta = try StatelessMeta.parse(params) {
             return ClientFacts(era: .stateless, capabilities: meta.capabilities, logLevel: meta.logLevel, state: statelessState)
         }
@@ -193,10 +224,14 @@ actor MessageDispatcher {
         return ClientFacts(era: .handshake, capabilities: session.capabilities, logLevel: session.logLevel, state: session)
     }
 
-    private func reply(_ key: Key, id: ID, facts: ClientFacts, _ outcome: Result<Value, any Error>, channel: any ReplyChannel) async {
-        guard running[key] != nil else { return }  // cancelled meanwhile: no response
+    private func reply(
+        _ key: Key, serial: Int, id: ID, facts: ClientFacts, _ outcome: Result<Value, any Error>, channel: any ReplyChannel
+    ) async {
+        // Cancelled meanwhile (or the id is another request's by now): no response.
+        guard running[key]?.serial == serial else { return }
+        running[key] = nil
         await answer(id, facts: facts, outcome, channel: channel)
-        finished(key)
+        answered()
     }
 
     /// Writes the response to request `id`.
@@ -222,21 +257,15 @@ actor MessageDispatcher {
     }
 
     private func cancel(_ key: Key) async {
-        guard let task = running.removeValue(forKey: key) else { return }
-        task.cancel()
-        await channels.removeValue(forKey: key)?.abandon()
+        guard let request = running.removeValue(forKey: key) else { return }
+        request.task.cancel()
         answered()
+        await request.channel.abandon()
     }
 
     /// Cancels a request of a channel whose reader went away (a closed HTTP stream).
     func cancel(_ id: ID, scope: Int) async {
         await cancel(Key(scope: scope, id: RequestKey(id)))
-    }
-
-    private func finished(_ key: Key) {
-        running[key] = nil
-        channels[key] = nil
-        answered()
     }
 
     // MARK: - Requests to the client
@@ -312,9 +341,11 @@ actor MessageDispatcher {
         logger.notice("Shutting down: \(reason)")
         onShutdown(reason)
         reading?.cancel()
-        for task in running.values { task.cancel() }
+        let cancelled = Array(running.values)
         running.removeAll()
-        channels.removeAll()
+        for request in cancelled { request.task.cancel() }
+        // Streams waiting for these requests end without a response.
+        Task { for request in cancelled { await request.channel.abandon() } }
         for continuation in outgoing.values { continuation.resume(throwing: CancellationError()) }
         outgoing.removeAll()
         resumeCompleted()

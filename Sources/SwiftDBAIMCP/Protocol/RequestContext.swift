@@ -51,8 +51,11 @@ struct ClientFacts: Sendable {
     /// or (stateless) the server's, shared by handles every client must present.
     let state: ClientSession
 
-    /// True when the client takes form elicitation.
-    var supportsElicitation: Bool { capabilities?["elicitation"] != nil }
+    /// True when the client takes form elicitation: `elicitation: {}` (form only) or with `form`.
+    var supportsElicitation: Bool {
+        guard case .object(let modes)? = capabilities?["elicitation"] else { return false }
+        return modes.isEmpty || modes["form"] != nil
+    }
     /// True when the client declared sampling (its own model can answer `ask`). Never under the
     /// stateless revision: the server cannot send it requests.
     var supportsSampling: Bool { era == .handshake && capabilities?["sampling"] != nil }
@@ -76,10 +79,23 @@ struct ClientFacts: Sendable {
 /// request (on its HTTP stream), and requests to the client (handshake era only) step out of
 /// the request's turn while they wait, so that the calls behind it go on.
 struct Peer: Sendable {
-    let dispatcher: MessageDispatcher
+    /// Weak: a peer kept by mistake must not keep a finished session's dispatcher alive.
+    private weak var weakDispatcher: MessageDispatcher?
+    private var dispatcher: MessageDispatcher {
+        get throws {
+            guard let weakDispatcher else { throw CancellationError() }
+            return weakDispatcher
+        }
+    }
     let channel: any ReplyChannel
     /// The request's place in the order of calls; nil for requests that take none.
     let turn: RequestTurn?
+
+    init(dispatcher: MessageDispatcher, channel: any ReplyChannel, turn: RequestTurn?) {
+        weakDispatcher = dispatcher
+        self.channel = channel
+        self.turn = turn
+    }
 
     /// Sends a notification about the request.
     func notify(_ method: String, _ params: Value) async {
@@ -87,12 +103,15 @@ struct Peer: Sendable {
         try? await channel.send(JSONMessageWriter.data(message))
     }
 
-    /// Sends a request to the client and waits for its result, out of turn.
+    /// Sends a request to the client and waits for its result, at most `timeout`, out of turn.
     ///
-    /// - Throws: ``ProtocolError`` with the client's error, `CancellationError` when the call is
-    ///   cancelled, or when the session ends first.
-    func request(_ method: String, _ params: Value) async throws -> Value {
-        let body = { try await dispatcher.request(method, params, on: channel) }
+    /// - Throws: ``ProtocolError`` with the client's error; `TimeLimitExceeded` after `timeout`;
+    ///   `CancellationError` when the call is cancelled, or when the session ends first.
+    func request(_ method: String, _ params: Value, timeout: Duration) async throws -> Value {
+        let dispatcher = try dispatcher
+        let body = { [channel] in
+            try await firstOutcome(within: timeout) { try await dispatcher.request(method, params, on: channel) }
+        }
         guard let turn else { return try await body() }
         return try await turn.outside(body)
     }

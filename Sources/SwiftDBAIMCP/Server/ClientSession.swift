@@ -22,14 +22,16 @@ final class ClientSession: Sendable {
 
     private let state = Mutex(State())
     /// The conversations of `ask` in this session.
-    let conversations = ConversationStore()
+    let conversations: ConversationStore
     /// The system prompts the client's model (through sampling) has answered.
     let readPrompts = ReadPrompts()
     /// The confirmation tokens of this session's writes, by database name.
     private let tokens: [String: ConfirmationTokenStore]
 
-    /// A session for the databases named.
-    init(databases: [String]) {
+    /// A session for the databases named; `stateless` for the state the stateless requests share
+    /// (conversations continue only under ids the server made).
+    init(databases: [String], stateless: Bool = false) {
+        conversations = stateless ? ConversationStore(capacity: 256, requiresKnownIDs: true) : ConversationStore()
         tokens = Dictionary(uniqueKeysWithValues: databases.map { ($0, ConfirmationTokenStore()) })
     }
 

@@ -13,15 +13,13 @@ extension DBAIServer {
         }
         let arguments = context.params["arguments"]?.objectValue
         let client = context.client
-        let model = languageModel(for: context)
-        let chat = model.map { model in
-            ChatContext(conversations: client.state.conversations) { [self] database in
-                ChatEngine(
-                    executor: chatExecutor(database.executor, context: context), model: model,
-                    configuration: chatConfiguration(for: database),
-                    readPrompts: configuration.languageModel == nil ? client.state.readPrompts : readPrompts)
-            }
-        }
+        let hasModel = configuration.languageModel != nil || client.supportsSampling
+        let chat = hasModel ? ChatContext(conversations: client.state.conversations, peer: context.peer) { [self] database, link in
+            ChatEngine(
+                executor: chatExecutor(database.executor, client: client, link: link), model: languageModel(link: link),
+                configuration: chatConfiguration(for: database),
+                readPrompts: configuration.languageModel == nil ? client.state.readPrompts : readPrompts)
+        } : nil
         let progress = Self.progressToken(context.params).map { token in
             ProgressReporter { progress, message in
                 await context.peer.notify(
@@ -29,7 +27,8 @@ extension DBAIServer {
             }
         }
         let confirmsWrites = configuration.confirmsDestructiveWrites
-        let elicit = client.era == .handshake && client.supportsElicitation ? Self.elicitation(through: context.peer) : nil
+        let peer = context.peer
+        let elicit = client.era == .handshake && client.supportsElicitation ? Self.elicitation { peer } : nil
         let roundTrip = client.era == .stateless ? try ConfirmationRoundTrip(context, signer: requestStates) : nil
         let naming = configuration.toolNaming
         let exports = exports
@@ -39,7 +38,7 @@ extension DBAIServer {
                 database: database,
                 writes: WriteConfirmationFlow(
                     executor: database.executor, tokens: client.state.tokens(for: database.name), confirmsDestructiveWrites: confirmsWrites,
-                    elicit: elicit, roundTrip: roundTrip),
+                    elicit: elicit, roundTrip: roundTrip, database: database.name),
                 progress: progress,
                 chat: chat,
                 naming: naming,
@@ -49,7 +48,7 @@ extension DBAIServer {
         let result: CallTool.Result
         do {
             result = try await registry.call(
-                name, arguments: arguments, availability: ToolAvailability(hasLanguageModel: model != nil, showsApps: showsApps),
+                name, arguments: arguments, availability: ToolAvailability(hasLanguageModel: hasModel, showsApps: showsApps),
                 catalog: catalog)
         } catch let request as InputRequired {
             return request.json
@@ -76,11 +75,11 @@ extension DBAIServer {
         }
     }
 
-    /// The model of `ask`: `--llm`, else the client's through sampling (handshake era), else none.
-    private func languageModel(for context: RequestContext) -> (any LanguageModel)? {
-        if let model = configuration.languageModel { return model }
-        guard context.client.supportsSampling else { return nil }
-        return SamplingLanguageModel(peer: context.peer, timeout: configuration.samplingTimeout)
+    /// The model of an `ask` conversation: `--llm`, else the client's through sampling
+    /// (handshake era only: `ask` is offered only then), asked through the request the
+    /// conversation is answering.
+    private func languageModel(link: ConversationLink) -> any LanguageModel {
+        configuration.languageModel ?? SamplingLanguageModel(link: link, timeout: configuration.samplingTimeout)
     }
 
     /// Sends a `notifications/message` when the request's client wants that level.
@@ -95,15 +94,15 @@ extension DBAIServer {
 
     /// Asks the user through `elicitation/create` (form mode, one boolean), in the handshake era.
     /// Gives up (declined) after ``confirmationTimeout``, and at once when the tool call is
-    /// cancelled. The request steps out of its turn meanwhile (``Peer/request(_:_:)``): the calls
+    /// cancelled. The request steps out of its turn meanwhile (``Peer/request(_:_:timeout:)``): the calls
     /// behind it go on while the user decides.
-    static func elicitation(through peer: Peer) -> ElicitationConfirmer.Elicit {
+    static func elicitation(through peer: @escaping @Sendable () -> Peer?) -> ElicitationConfirmer.Elicit {
         { message in
+            guard let peer = peer() else { throw CancellationError() }
             let result: Value
             do {
-                result = try await firstOutcome(within: confirmationTimeout) {
-                    try await peer.request("elicitation/create", ConfirmationQuestion.params(message: message))
-                }
+                result = try await peer.request(
+                    "elicitation/create", ConfirmationQuestion.params(message: message), timeout: confirmationTimeout)
             } catch is TimeLimitExceeded {
                 return .declined
             }

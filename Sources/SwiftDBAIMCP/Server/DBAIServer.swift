@@ -44,7 +44,7 @@ public final class DBAIServer: Sendable {
         exports = ExportDestination(
             store: ExportStore(settings: configuration.exports),
             directory: try configuration.exports.directory.map { (path) throws(DBAIServerConfigurationError) in try ExportDirectory(path) })
-        statelessState = ClientSession(databases: databases.map(\.name))
+        statelessState = ClientSession(databases: databases.map(\.name), stateless: true)
         registry = ToolRegistry(
             allowlist: configuration.allowlist, naming: configuration.toolNaming,
             cannedQueries: databases.flatMap(\.cannedQueries), databaseNames: databases.map(\.name))
@@ -64,11 +64,11 @@ public final class DBAIServer: Sendable {
     /// theirs (with `--no-confirm`, nothing is asked). Without elicitation (or under 2026-07-28,
     /// where the server cannot ask mid-call) there is no delegate: such a write is refused with
     /// the SQL to run by hand.
-    func chatExecutor(_ executor: SQLExecutor, context: RequestContext) -> SQLExecutor {
+    func chatExecutor(_ executor: SQLExecutor, client: ClientFacts, link: ConversationLink) -> SQLExecutor {
         guard configuration.confirmsDestructiveWrites else { return executor.confirming([]) }
-        guard context.client.era == .handshake, context.client.supportsElicitation else { return executor }
+        guard client.era == .handshake, client.supportsElicitation else { return executor }
         return executor.withDelegate(ElicitationConfirmer(
-            elicit: Self.elicitation(through: context.peer),
+            elicit: Self.elicitation { link.peer },
             preamble: "A language model wrote this change to answer a question."))
     }
 
@@ -127,7 +127,7 @@ public final class DBAIServer: Sendable {
     func statelessDispatcher() -> MessageDispatcher {
         MessageDispatcher(
             methods: makeMethods(), session: nil, statelessState: statelessState,
-            gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger)
+            gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger, ordersAcrossScopes: false)
     }
 
     /// Closes every database once running statements are done (they were interrupted first, on

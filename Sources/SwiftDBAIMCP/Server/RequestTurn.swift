@@ -9,37 +9,57 @@ import SwiftDBAI
 /// (``outside(_:)``): the calls behind it go on, and it takes a new turn, at the back, once the
 /// user answered. The request's turn travels with it, in its ``RequestContext``'s ``Peer``.
 final class RequestTurn: Sendable {
+    private struct State {
+        var turn: TurnQueue.Turn
+        /// The request was answered (or given up): no new turn is taken for it.
+        var isFinished = false
+    }
+
     private let queue: TurnQueue
     private let kind: TurnQueue.Kind
-    private let turn: Mutex<TurnQueue.Turn>
+    private let state: Mutex<State>
 
     /// Takes the next place in `queue` now (in arrival order).
     init(queue: TurnQueue, kind: TurnQueue.Kind) {
         self.queue = queue
         self.kind = kind
-        turn = Mutex(queue.take(kind))
+        state = Mutex(State(turn: queue.take(kind)))
     }
 
     /// Waits for the turn.
     ///
     /// - Throws: `CancellationError` when the request is cancelled first.
     func begin() async throws {
-        try await turn.withLock { $0 }.begin()
+        try await state.withLock { $0.turn }.begin()
     }
 
-    /// Ends the turn (or gives it up).
-    func end() {
-        turn.withLock { $0 }.end()
+    /// Ends the turn for good: the request is done. A body still running ``outside(_:)`` takes
+    /// no new turn afterwards.
+    func finish() {
+        state.withLock { state in
+            state.isFinished = true
+            return state.turn
+        }.end()
     }
 
     /// Runs `body` out of turn (ending the current one), then waits for a new turn of the same
-    /// kind, at the back of the queue.
+    /// kind, at the back of the queue — whether `body` returned or threw, unless the request
+    /// finished meanwhile.
     func outside<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        end()
-        let value = try await body()
-        let next = queue.take(kind)
-        turn.withLock { $0 = next }
+        state.withLock { $0.turn }.end()
+        let outcome: Result<T, any Error>
+        do {
+            outcome = .success(try await body())
+        } catch {
+            outcome = .failure(error)
+        }
+        let next: TurnQueue.Turn? = state.withLock { state in
+            guard !state.isFinished else { return nil }
+            state.turn = queue.take(kind)
+            return state.turn
+        }
+        guard let next else { throw CancellationError() }
         try await next.begin()
-        return value
+        return try outcome.get()
     }
 }

@@ -41,14 +41,18 @@ struct AskTool: DatabaseTool {
             throw ToolCallError(ToolRegistry.unavailableMessage(named: context.naming.name(name)), code: .noLanguageModel)
         }
         let database = context.database
-        let (id, engine) = try await chat.conversations.engine(for: try arguments.string("conversation_id"), database: database.name) {
-            chat.makeEngine(database)
+        let (id, engine, link) = try await chat.conversations.engine(
+            for: try arguments.string("conversation_id"), database: database.name
+        ) { link in
+            chat.makeEngine(database, link)
         }
         let response: ChatResponse
         do {
             let step = Mutex<ChatStep?>(nil)
-            response = try await ProgressReporter.reporting(context.progress, status: { step.withLock { $0 }?.description }) {
-                try await engine.send(question) { current in step.withLock { $0 = current } }
+            response = try await link.answering(chat.peer) {
+                try await ProgressReporter.reporting(context.progress, status: { step.withLock { $0 }?.description }) {
+                    try await engine.send(question) { current in step.withLock { $0 = current } }
+                }
             }
         } catch ChatError.refused(let sql, let refusal) {
             throw Self.unconfirmedWrite(sql: sql, error: refusal, naming: context.naming) ?? ChatError.refused(sql: sql, error: refusal)

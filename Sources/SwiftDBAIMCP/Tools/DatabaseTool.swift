@@ -83,6 +83,8 @@ struct ToolCallContext: Sendable {
 /// What `ask` needs: its conversations and a way to start a new one with the session's model.
 struct ChatContext: Sendable {
     let conversations: ConversationStore
-    /// A new conversation's engine on a database.
-    let makeEngine: @Sendable (ServedDatabase) -> ChatEngine
+    /// The client of the call: the conversation talks to it while answering this question.
+    var peer: Peer? = nil
+    /// A new conversation's engine on a database, talking to clients through the link.
+    let makeEngine: @Sendable (ServedDatabase, ConversationLink) -> ChatEngine
 }

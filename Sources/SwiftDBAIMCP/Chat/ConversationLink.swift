@@ -1,0 +1,26 @@
+import SwiftDBAI
+
+/// The request an `ask` conversation is answering now. A conversation's engine outlives the
+/// request that started it; its model (sampling) and its confirmations (elicitation) must talk to
+/// the client of the question being answered, on that request's own channel and turn — so they
+/// read the peer here at each use, and ``answering(_:_:)`` sets it for one question at a time.
+final class ConversationLink: Sendable {
+    private let current = Mutex<Peer?>(nil)
+    /// Questions of the conversation, one at a time (the engine would also serialize them, but
+    /// the peer must be set inside that order).
+    private let questions = TurnQueue()
+
+    /// The client of the question being answered; nil between questions.
+    var peer: Peer? { current.withLock { $0 } }
+
+    /// Answers one question for `peer`'s request: waits for the earlier ones, then runs `body`
+    /// with this peer set, and clears it afterwards (a finished request is never reached again).
+    func answering<T: Sendable>(_ peer: Peer?, _ body: () async throws -> T) async throws -> T {
+        let turn = questions.take(.exclusive)
+        defer { turn.end() }
+        try await turn.begin()
+        current.withLock { $0 = peer }
+        defer { current.withLock { $0 = nil } }
+        return try await body()
+    }
+}
