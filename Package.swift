@@ -29,6 +29,11 @@ let package = Package(
         // HMAC-SHA256 of the requestState of 2026-07-28 confirmations (already built for the
         // HTTP client's TLS; CryptoKit on Apple platforms).
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // The HTTP server of `dbai-mcp --http` (Streamable HTTP), without its optional traits
+        // (swift-configuration, full Foundation).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `swift package generate-documentation --target SwiftDBAI` (and `--target SwiftDBAIChat`): the
         // Documentation.docc catalog of each.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -76,16 +81,17 @@ let package = Package(
             // so that the binary carries it without a resource bundle.
             exclude: ["Apps/result-view.html"]
         ),
-        // MCP Streamable HTTP (`dbai-mcp --http`) on SwiftNIO, which the HTTP client of the
-        // language models already brings: the socket server under SwiftDBAIMCP's endpoint.
+        // MCP Streamable HTTP (`dbai-mcp --http`) on Hummingbird 2: the HTTP server under
+        // SwiftDBAIMCP's endpoint, which decides every answer.
         .target(
             name: "SwiftDBAIMCPHTTP",
             dependencies: [
                 "SwiftDBAIMCP",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // What the static release binary (Scripts/build-release) links in: the libcurl functions

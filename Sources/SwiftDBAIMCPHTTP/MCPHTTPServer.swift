@@ -1,12 +1,12 @@
 import Foundation
+import Hummingbird
 import Logging
 import NIOCore
-import NIOHTTP1
-import NIOPosix
+import ServiceLifecycle
 import SwiftDBAI
 import SwiftDBAIMCP
 
-/// Serves a ``DBAIServer`` over MCP Streamable HTTP on SwiftNIO: HTTP/1.1 with keep-alive,
+/// Serves a ``DBAIServer`` over MCP Streamable HTTP on Hummingbird 2: HTTP/1.1 with keep-alive,
 /// responses as JSON or server-sent events (``StreamableHTTPEndpoint`` decides what).
 ///
 /// ```swift
@@ -25,58 +25,57 @@ public struct MCPHTTPServer: Sendable {
         endpoint = StreamableHTTPEndpoint(server: server, options: options, logger: logger)
     }
 
-    /// Listens until a signal in `shutdownSignals`: then no new session or connection is taken,
-    /// every session answers the requests it received (each within the statement timeout plus a
-    /// second), the sessions end, and the databases close.
+    /// Listens until a signal in `shutdownSignals`: then no new connection is taken, every
+    /// request in flight is answered (each within the statement timeout plus a second), the
+    /// sessions end, and the databases close.
     ///
     /// - Parameter onListening: called with the address bound (the port chosen for port 0).
     /// - Throws: ``HTTPServeError/cannotListen(_:reason:)`` when the address cannot be bound.
-    public func run(shutdownSignals: [Int32] = [], onListening: @Sendable (String) -> Void = { _ in }) async throws {
+    public func run(shutdownSignals: [Int32] = [], onListening: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         let options = endpoint.options
-        let channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
-        do {
-            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .serverChannelOption(.backlog, value: 256)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-                .bind(host: options.address.host, port: options.address.port) { child in
-                    child.eventLoop.makeCompletedFuture {
-                        try child.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: child)
-                    }
-                }
-        } catch {
-            throw HTTPServeError.cannotListen(options.address.description, reason: "\(error)")
-        }
-        let bound = channel.channel.localAddress.map(Self.urlAuthority) ?? options.address.description
-        let listener = channel.channel
-        let signals = ShutdownSignals(shutdownSignals) { [logger] signal in
+        let listening = Mutex(false)
+        let application = Application(
+            responder: EndpointResponder(endpoint: endpoint, maxRequestBytes: options.maxRequestBytes),
+            configuration: ApplicationConfiguration(
+                address: .hostname(options.address.host, port: options.address.port), serverName: nil, backlog: 256,
+                reuseAddress: true),
+            onServerRunning: { [logger, server] channel in
+                listening.withLock { $0 = true }
+                let bound = channel.localAddress.map(Self.urlAuthority) ?? options.address.description
+                logger.notice("dbai-mcp listening on http://\(bound)\(StreamableHTTPEndpoint.path) (\(server.configuration.allowlist))")
+                onListening(bound)
+            },
+            logger: Self.quiet(logger))
+        let services = ServiceGroup(configuration: .init(services: [application], logger: Self.quiet(logger)))
+        let stopping = Mutex(false)
+        let signals = ShutdownSignals(shutdownSignals) { [logger, endpoint, server] signal in
+            guard !stopping.withLock({ stopping in defer { stopping = true }; return stopping }) else { return }
             logger.notice("Shutting down (signal \(signal)): finishing the calls in flight")
-            listener.close(promise: nil)
+            Task {
+                // The listener closes and idle connections end; the requests in flight are answered.
+                await services.triggerGracefulShutdown()
+                let grace = server.configuration.limits.timeout + .seconds(5)
+                if (try? await firstOutcome(within: grace, { await endpoint.drain() })) == nil {
+                    logger.warning("Calls still running after \(grace): cancelling them")
+                }
+                await endpoint.closeAll()
+            }
         }
         defer { signals.cancel() }
-        logger.notice("dbai-mcp listening on http://\(bound)\(StreamableHTTPEndpoint.path) (\(server.configuration.allowlist))")
-        onListening(bound)
-        let connections = ConnectionServer(endpoint: endpoint, logger: logger, maxRequestBytes: options.maxRequestBytes)
-        await withDiscardingTaskGroup { group in
-            group.addTask { await closeIdleSessions(every: min(options.sessionIdleTimeout / 4, .seconds(30))) }
-            do {
-                try await channel.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        group.addTask { await connections.serve(connection) }
-                    }
-                }
-            } catch {
-                logger.error("The HTTP listener stopped: \(error)")
-            }
-            // No new connection: let the sessions answer what they received, then end them.
-            let grace = server.configuration.limits.timeout + .seconds(5)
-            if (try? await firstOutcome(within: grace, { await endpoint.drain() })) == nil {
-                logger.warning("Calls still running after \(grace): cancelling them")
-            }
+        let sweeper = Task { await closeIdleSessions(every: min(options.sessionIdleTimeout / 4, .seconds(30))) }
+        defer { sweeper.cancel() }
+        do {
+            try await services.run()
+        } catch {
             await endpoint.closeAll()
-            group.cancelAll()
+            await server.closeDatabases()
+            guard listening.withLock({ $0 }) else {
+                throw HTTPServeError.cannotListen(options.address.description, reason: "\(error)")
+            }
+            logger.error("The HTTP server stopped: \(error)")
+            return
         }
+        await endpoint.closeAll()
         await server.closeDatabases()
     }
 
@@ -84,6 +83,13 @@ public struct MCPHTTPServer: Sendable {
         while (try? await Task.sleep(for: interval)) != nil {
             await endpoint.closeIdleSessions()
         }
+    }
+
+    /// Hummingbird's own logs only from warnings up: ours say what happens.
+    private static func quiet(_ logger: Logger) -> Logger {
+        var quiet = logger
+        quiet.logLevel = max(logger.logLevel, .warning)
+        return quiet
     }
 
     private static func urlAuthority(_ address: SocketAddress) -> String {

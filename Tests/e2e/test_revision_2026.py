@@ -361,3 +361,60 @@ def test_url_only_elicitation_gets_the_token_not_a_form(stdio: Stdio) -> None:
 def test_http_request_without_session_or_meta_is_answered_with_its_id(served_http) -> None:
     status, answer = post(served_http, {"id": 41, "method": "tools/list", "params": {}}, drop=("MCP-Protocol-Version",))
     assert status == 400 and answer["id"] == 41 and answer["error"]["code"] == -32602
+
+
+# -- ask: a write the model wrote, confirmed as a round trip -------------------------------------
+
+from test_ask import FakeOpenAI, fake_openai  # noqa: E402,F401 (the fixture is used by name)
+
+ASK_DELETE = "DELETE FROM InvoiceLine WHERE InvoiceId = 1"
+
+
+@pytest.fixture
+def asking(dbai_bin: Path, chinook: Path, fake_openai: str):
+    FakeOpenAI.sql = ASK_DELETE
+    server = Stdio(dbai_bin, chinook, "--allow", "unrestricted", "--llm", "openai-compatible:m", "--llm-base-url", fake_openai)
+    yield server
+    server.stop()
+
+
+ASK = {"name": "ask", "arguments": {"question": "Remove the lines of invoice 1"}}
+
+
+def test_ask_model_write_is_a_round_trip_and_the_model_is_not_asked_again(asking: Stdio, chinook: Path) -> None:
+    first = asking.call("tools/call", modern_params(ASK, ELICITING))["result"]
+    assert first["resultType"] == "input_required"
+    message = first["inputRequests"]["confirm"]["params"]["message"]
+    assert "language model" in message and ASK_DELETE in message and "2 rows" in message
+    assert count(chinook, "SELECT count(*) FROM InvoiceLine WHERE InvoiceId = 1") == 2
+    FakeOpenAI.sql = "DELETE FROM InvoiceLine"  # a different statement, should the model be asked again
+    model_calls = len(FakeOpenAI.requests)
+    retried = {**ASK, "inputResponses": {"confirm": {"action": "accept", "content": {"confirm": True}}},
+               "requestState": first["requestState"]}
+    done = asking.call("tools/call", modern_params(retried, ELICITING))["result"]
+    assert done["resultType"] == "complete" and not done.get("isError"), done
+    assert done["structuredContent"]["sql"] == ASK_DELETE and done["structuredContent"]["rows_affected"] == 2
+    assert len(FakeOpenAI.requests) == model_calls, "the retry ran the signed statement, not a new one"
+    assert count(chinook, "SELECT count(*) FROM InvoiceLine") == 2240 - 2
+    # Replayed: refused, nothing more written.
+    assert asking.call("tools/call", modern_params(retried, ELICITING))["error"]["code"] == -32602
+    assert count(chinook, "SELECT count(*) FROM InvoiceLine") == 2240 - 2
+
+
+def test_ask_model_write_declined_or_for_another_question_changes_nothing(asking: Stdio, chinook: Path) -> None:
+    before = sha256(chinook)
+    state = asking.call("tools/call", modern_params(ASK, ELICITING))["result"]["requestState"]
+    other = {"name": "ask", "arguments": {"question": "Something else"}, "requestState": state,
+             "inputResponses": {"confirm": {"action": "accept", "content": {"confirm": True}}}}
+    assert asking.call("tools/call", modern_params(other, ELICITING))["error"]["code"] == -32602
+    declined = {**ASK, "requestState": state, "inputResponses": {"confirm": {"action": "decline"}}}
+    answer = asking.call("tools/call", modern_params(declined, ELICITING))["result"]
+    assert answer["isError"] is True
+    assert sha256(chinook) == before
+
+
+def test_ask_model_write_without_elicitation_is_refused_with_the_sql(asking: Stdio, chinook: Path) -> None:
+    before = sha256(chinook)
+    answer = asking.call("tools/call", modern_params(ASK))["result"]
+    assert answer["isError"] is True and ASK_DELETE in answer["content"][0]["text"]
+    assert sha256(chinook) == before

@@ -73,15 +73,36 @@ struct ConfirmationRoundTrip: Sendable {
         return Claim(token: token, rowsDigest: rows)
     }
 
-    /// The signed state of a preview: its token, the write and the rows it covers.
-    func state(token: String, fingerprint: String, signature: ChangeSignature, lifetime: Duration, now: Date = Date()) -> String {
-        signer.sign([
+    /// The signed state of a preview: its token, the write and the rows it covers, and what
+    /// the caller needs again on the retry (`carried`: `ask`'s statement, so that the model is
+    /// not asked again).
+    func state(
+        token: String, fingerprint: String, signature: ChangeSignature, lifetime: Duration, carried: [String: Value] = [:],
+        now: Date = Date()
+    ) -> String {
+        var payload: [String: Value] = [
             "v": 1,
             "token": .string(token),
             "write": .string(Self.digest(fingerprint)),
             "rows": .int(signature.hashValue),
             "exp": .int(Int(now.timeIntervalSince1970) + Int(lifetime.components.seconds)),
-        ])
+        ]
+        if !carried.isEmpty { payload["carried"] = .object(carried) }
+        return signer.sign(.object(payload))
+    }
+
+    /// What the echoed state carries for the caller (see ``state(token:fingerprint:signature:lifetime:carried:now:)``),
+    /// its signature checked; nil without a state.
+    ///
+    /// - Throws: -32602 when the state is not one this process signed, or carries nothing.
+    func carried() throws(ProtocolError) -> [String: Value]? {
+        guard let requestState else { return nil }
+        guard let payload = signer.verify(requestState), case .object(let carried)? = payload["carried"] else {
+            throw .invalidParams(
+                "Invalid params: requestState is not one this server issued for this tool (altered, or from another server process). "
+                    + "Nothing was changed; call the tool again without requestState.")
+        }
+        return carried
     }
 
     /// The `InputRequiredResult` that asks the user to confirm.

@@ -84,9 +84,10 @@ struct WriteConfirmationFlow: Sendable {
     /// changes exactly the rows previewed; otherwise (first call, rows changed, no answer) an
     /// `InputRequiredResult` with a new preview is thrown.
     private func runRoundTrip(
-        _ statements: [BoundStatement], operation: SQLOperation, fingerprint: String, roundTrip: ConfirmationRoundTrip
+        _ statements: [BoundStatement], operation: SQLOperation, fingerprint: String, roundTrip: ConfirmationRoundTrip,
+        carried: [String: Value] = [:], preamble: String? = nil
     ) async throws -> ToolOutput {
-        var changed: SwiftDBAIError?
+        var changedNote: String?
         if let claim = try roundTrip.claim(fingerprint: fingerprint), let response = roundTrip.response {
             let redeemed = await tokens.redeem(claim.token, for: fingerprint)
             guard case .success(let signature) = redeemed else {
@@ -104,14 +105,60 @@ struct WriteConfirmationFlow: Sendable {
             do {
                 return try await execute(statements, operation: operation, confirmed: true, matching: signature)
             } catch .changedSincePreview(let previewed, let now) {
-                changed = .changedSincePreview(previewedRows: previewed, rowsNow: now)
+                changedNote = SwiftDBAIError.changedSincePreview(previewedRows: previewed, rowsNow: now).description
             }
         }
         let preview = try await executor.preview(statements, expecting: operation, maxRows: previewRowCount)
         let issued = await tokens.issue(for: fingerprint, signature: preview.signature)
-        let state = roundTrip.state(token: issued, fingerprint: fingerprint, signature: preview.signature, lifetime: tokens.lifetime)
-        let message = ElicitationConfirmer.message(statements, operation: operation, preview: preview, note: changed?.description)
-        throw roundTrip.inputRequired(message: message, state: state)
+        let state = roundTrip.state(
+            token: issued, fingerprint: fingerprint, signature: preview.signature, lifetime: tokens.lifetime, carried: carried)
+        let question = ElicitationConfirmer.message(statements, operation: operation, preview: preview, note: changedNote)
+        throw roundTrip.inputRequired(message: Self.prefixed(question, with: preamble), state: state)
+    }
+
+    /// `text`, after `preamble` and a blank line when there is one.
+    private static func prefixed(_ text: String, with preamble: String?) -> String {
+        guard let preamble else { return text }
+        return preamble + "\n\n" + text
+    }
+
+    // MARK: - Writes a language model wrote (`ask`)
+
+    /// A write `ask`'s model wrote, confirmed under 2026-07-28 as the write tools' are: the first
+    /// call throws an `InputRequiredResult` whose state carries the statement (signed), so the
+    /// retry runs exactly what was previewed without asking the model again. Nil when this call
+    /// cannot confirm that way (handshake era, or a client without elicitation).
+    ///
+    /// - Parameters:
+    ///   - question: the question asked; a state answers only the same question.
+    ///   - conversation: the conversation the answer belongs to.
+    func confirmModelWrite(
+        sql: String, operation: SQLOperation, question: String, conversation: String
+    ) async throws -> ToolOutput? {
+        guard confirmsDestructiveWrites, let roundTrip, roundTrip.elicits else { return nil }
+        let statements = [BoundStatement(sql: sql)]
+        let fingerprint = "round-trip\u{1D}\(database)\u{1D}" + Self.fingerprint(tool: "ask\u{1F}" + question, statements: statements)
+        return try await runRoundTrip(
+            statements, operation: operation, fingerprint: fingerprint, roundTrip: roundTrip,
+            carried: ["sql": .string(sql), "operation": .string(operation.rawValue), "conversation": .string(conversation)],
+            preamble: "A language model wrote this change to answer a question.")
+    }
+
+    /// The retry of a model-written write (``confirmModelWrite(sql:operation:question:conversation:)``):
+    /// the statement and conversation the signed state carries, and the write's outcome. Nil
+    /// when the call carries no state.
+    ///
+    /// - Throws: -32602 for a state this process did not sign; `InputRequired` again when the
+    ///   rows changed; ``ToolCallError`` when the user declined.
+    func resumeModelWrite(question: String) async throws -> (sql: String, conversation: String, output: ToolOutput)? {
+        guard let roundTrip, roundTrip.elicits, let carried = try roundTrip.carried() else { return nil }
+        guard let sql = carried["sql"]?.stringValue, let operation = carried["operation"]?.stringValue.flatMap(SQLOperation.init(rawValue:)),
+              let conversation = carried["conversation"]?.stringValue,
+              let output = try await confirmModelWrite(sql: sql, operation: operation, question: question, conversation: conversation)
+        else {
+            throw ProtocolError.invalidParams("Invalid params: requestState was not issued by ask; nothing was changed.")
+        }
+        return (sql, conversation, output)
     }
 
     // MARK: - Steps

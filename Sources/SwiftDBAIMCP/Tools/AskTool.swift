@@ -41,6 +41,10 @@ struct AskTool: DatabaseTool {
             throw ToolCallError(ToolRegistry.unavailableMessage(named: context.naming.name(name)), code: .noLanguageModel)
         }
         let database = context.database
+        if let resumed = try await context.writes.resumeModelWrite(question: question) {
+            // 2026-07-28: the retry of a confirmation; the statement comes signed from the first call.
+            return Self.modelWriteOutput(resumed.output, sql: resumed.sql, conversation: resumed.conversation)
+        }
         let (id, engine, link) = try await chat.conversations.engine(
             for: try arguments.string("conversation_id"), database: database.name
         ) { link in
@@ -55,6 +59,10 @@ struct AskTool: DatabaseTool {
                 }
             }
         } catch ChatError.refused(let sql, let refusal) {
+            if case .confirmationRequired(let operation, _) = refusal,
+               let output = try await context.writes.confirmModelWrite(sql: sql, operation: operation, question: question, conversation: id) {
+                return Self.modelWriteOutput(output, sql: sql, conversation: id)
+            }
             throw Self.unconfirmedWrite(sql: sql, error: refusal, naming: context.naming) ?? ChatError.refused(sql: sql, error: refusal)
         }
         let structured = Self.bounded(Self.structured(response, conversationID: id), to: context.budget.available - 512)
@@ -102,6 +110,18 @@ struct AskTool: DatabaseTool {
         output.structured = .object(structured)
         output.text = "Database: \(chosen.name)\n\n" + output.text
         return output
+    }
+
+    /// The answer of a model-written write the user confirmed (2026-07-28 round trip).
+    static func modelWriteOutput(_ write: ToolOutput, sql: String, conversation: String) -> ToolOutput {
+        let affected = write.structured.objectValue?["rows_affected"] ?? 0
+        let answer = "The change the language model wrote ran, confirmed by the user: " + write.text
+        return ToolOutput(
+            structured: [
+                "answer": .string(answer), "sql": .string(sql), "model_sql": .string(sql), "rewrites": [], "looked_again_for": [],
+                "doubts": [], "columns": [], "rows": [], "row_count": 0, "rows_affected": affected, "conversation_id": .string(conversation),
+            ],
+            text: answer + "\n\nSQL: " + sql)
     }
 
     /// The answer when the model's statement is a write that was not confirmed: it shows the
