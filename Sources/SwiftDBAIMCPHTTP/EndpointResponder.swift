@@ -8,23 +8,24 @@ import SwiftDBAIMCP
 /// ``StreamableHTTPEndpoint`` as an ``HTTPExchangeRequest``; its ``HTTPReply`` comes back as a
 /// response — JSON, or server-sent events when the server says something before the response.
 /// A body larger than the limit is refused (413) without being read when its length is
-/// announced, and as soon as it passes the limit otherwise.
+/// announced, and as soon as it passes the limit otherwise; the connection is then closed, so
+/// that the rest of the body is not read.
 struct EndpointResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = ConnectionRequestContext
 
     let endpoint: StreamableHTTPEndpoint
     let maxRequestBytes: Int
 
     func respond(to request: Request, context: Context) async throws -> Response {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > maxRequestBytes {
-            return tooLarge
+            return tooLarge(closing: context.channel)
         }
         var request = request
         let body: ByteBuffer
         do {
             body = try await request.collectBody(upTo: maxRequestBytes)
-        } catch {
-            return tooLarge
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            return tooLarge(closing: context.channel)
         }
         // HTTP/1.1's Host is the request's authority in HTTPTypes, not one of its fields.
         var headers = request.head.authority.map { [(name: "Host", value: $0)] } ?? []
@@ -35,12 +36,17 @@ struct EndpointResponder: HTTPResponder {
         return await Self.response(reply)
     }
 
-    /// 413, and the connection closed (the rest of the body is not read).
-    private var tooLarge: Response {
-        let body = #"{"error":{"code":-32600,"message":"Payload Too Large: a request body may have at most \#(maxRequestBytes) bytes (--max-request-bytes)."},"id":null,"jsonrpc":"2.0"}"#
+    /// 413, then the connection closed once it is written (the rest of the body is not read).
+    private func tooLarge(closing channel: any Channel) -> Response {
+        let text = #"{"error":{"code":-32600,"message":"Payload Too Large: a request body may have at most \#(maxRequestBytes) bytes (--max-request-bytes)."},"id":null,"jsonrpc":"2.0"}"#
+        let body = ByteBuffer(string: text)
         return Response(
             status: .contentTooLarge, headers: [.contentType: "application/json", .connection: "close"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+            body: ResponseBody(contentLength: body.readableBytes) { writer in
+                try await writer.write(body)
+                try await writer.finish(nil)
+                channel.close(promise: nil)
+            })
     }
 
     // MARK: - Replies
@@ -116,5 +122,18 @@ struct EndpointResponder: HTTPResponder {
             fields.append(HTTPField(name: name, value: header.value))
         }
         return fields
+    }
+}
+
+/// Hummingbird's basic request context, keeping the connection's channel (to close it after a
+/// refused body).
+struct ConnectionRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The connection the request came on.
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+        channel = source.channel
     }
 }

@@ -25,9 +25,11 @@ public struct MCPHTTPServer: Sendable {
         endpoint = StreamableHTTPEndpoint(server: server, options: options, logger: logger)
     }
 
-    /// Listens until a signal in `shutdownSignals`: then no new connection is taken, every
-    /// request in flight is answered (each within the statement timeout plus a second), the
-    /// sessions end, and the databases close.
+    /// Listens until a signal in `shutdownSignals`: then no new session or request is taken
+    /// (503), every request in flight is answered — over the connections already open, so that
+    /// a client can still answer an elicitation — within the statement timeout plus 5 s, the
+    /// sessions end, the connections close (those still open 5 s later are cut), and the
+    /// databases close.
     ///
     /// - Parameter onListening: called with the address bound (the port chosen for port 0).
     /// - Throws: ``HTTPServeError/cannotListen(_:reason:)`` when the address cannot be bound.
@@ -46,37 +48,46 @@ public struct MCPHTTPServer: Sendable {
                 onListening(bound)
             },
             logger: Self.quiet(logger))
-        let services = ServiceGroup(configuration: .init(services: [application], logger: Self.quiet(logger)))
-        let stopping = Mutex(false)
+        var configuration = ServiceGroupConfiguration(services: [application], logger: Self.quiet(logger))
+        // Connections still open once every session ended (a client that stops reading, a body
+        // trickling in) are cut, so that the process always exits.
+        configuration.maximumGracefulShutdownDuration = .seconds(5)
+        configuration.maximumCancellationDuration = .seconds(5)
+        let services = ServiceGroup(configuration: configuration)
+        let shutdown = Mutex<Task<Void, Never>?>(nil)
         let signals = ShutdownSignals(shutdownSignals) { [logger, endpoint, server] signal in
-            guard !stopping.withLock({ stopping in defer { stopping = true }; return stopping }) else { return }
-            logger.notice("Shutting down (signal \(signal)): finishing the calls in flight")
-            Task {
-                // The listener closes and idle connections end; the requests in flight are answered.
-                await services.triggerGracefulShutdown()
-                let grace = server.configuration.limits.timeout + .seconds(5)
-                if (try? await firstOutcome(within: grace, { await endpoint.drain() })) == nil {
-                    logger.warning("Calls still running after \(grace): cancelling them")
+            shutdown.withLock { task in
+                guard task == nil else { return }
+                logger.notice("Shutting down (signal \(signal)): finishing the calls in flight")
+                task = Task {
+                    // First the answers (the endpoint takes nothing new meanwhile), then the
+                    // sessions, then the listener and the connections.
+                    let grace = server.configuration.limits.timeout + .seconds(5)
+                    if (try? await firstOutcome(within: grace, { await endpoint.drain() })) == nil {
+                        logger.warning("Calls still running after \(grace): cancelling them")
+                    }
+                    await endpoint.closeAll()
+                    await services.triggerGracefulShutdown()
                 }
-                await endpoint.closeAll()
             }
         }
         defer { signals.cancel() }
         let sweeper = Task { await closeIdleSessions(every: min(options.sessionIdleTimeout / 4, .seconds(30))) }
         defer { sweeper.cancel() }
+        var failure: (any Error)?
         do {
             try await services.run()
         } catch {
-            await endpoint.closeAll()
-            await server.closeDatabases()
-            guard listening.withLock({ $0 }) else {
-                throw HTTPServeError.cannotListen(options.address.description, reason: "\(error)")
-            }
-            logger.error("The HTTP server stopped: \(error)")
-            return
+            failure = error
         }
+        await shutdown.withLock { $0 }?.value
         await endpoint.closeAll()
         await server.closeDatabases()
+        guard let failure else { return }
+        guard listening.withLock({ $0 }) else {
+            throw HTTPServeError.cannotListen(options.address.description, reason: "\(failure)")
+        }
+        logger.error("The HTTP server stopped: \(failure)")
     }
 
     private func closeIdleSessions(every interval: Duration) async {

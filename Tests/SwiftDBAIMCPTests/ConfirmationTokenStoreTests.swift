@@ -68,6 +68,16 @@ struct ConfirmationTokenStoreTests {
         #expect(base != WriteConfirmationFlow.fingerprint(
             tool: "delete", statements: [.init(sql: "DELETE FROM t WHERE id = ? ", arguments: [1])]))
     }
+
+    @Test("beyond its capacity, the store drops the token closest to expiry; the newest still redeem")
+    func capacity() async {
+        let store = ConfirmationTokenStore(capacity: 3)
+        var tokens: [String] = []
+        for number in 0..<5 { tokens.append(await store.issue(for: "write \(number)")) }
+        #expect(await store.redeem(tokens[0], for: "write 0").isSuccess == false)
+        #expect(await store.redeem(tokens[1], for: "write 1").isSuccess == false)
+        for number in 2..<5 { #expect(await store.redeem(tokens[number], for: "write \(number)").isSuccess) }
+    }
 }
 
 extension Result {

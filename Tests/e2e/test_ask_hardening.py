@@ -170,3 +170,34 @@ def test_a_follow_up_asks_its_own_client_and_writes_still_run_after_it(dbai_bin:
         assert written["result"]["structuredContent"]["rows_affected"] == 1
     finally:
         server.stop()
+
+
+def test_a_question_waiting_for_its_conversation_holds_no_write_behind_it(dbai_bin: Path, chinook: Path) -> None:
+    """R1 (a follow-up) waits for its client's model; R2 (same conversation) waits for R1; a write
+    W arrives. R1 comes back behind W: if R2 kept its turn while waiting for R1, W would wait for
+    R2, R2 for R1 and R1 for W, forever."""
+    server = RawServer(dbai_bin, chinook, "--allow", "standard")
+    try:
+        server.initialize(capabilities={"sampling": {}})
+        server.request(1, "tools/call", {"name": "ask", "arguments": {"question": "How many tracks?"}})
+        conversation = answer_sampling_until(server, 1, "SELECT count(*) AS n FROM Track")["result"]["structuredContent"]["conversation_id"]
+        follow_up = {"question": "And albums?", "conversation_id": conversation}
+        server.request(2, "tools/call", {"name": "ask", "arguments": follow_up})
+        pending = server.wait_for(lambda m: m.get("method") == "sampling/createMessage")
+        server.request(3, "tools/call", {"name": "ask", "arguments": {**follow_up, "question": "And artists?"}})
+        server.request(4, "tools/call", {"name": "insert", "arguments": {"table": "Genre", "rows": [{"Name": "Polka"}]}})
+        written = server.wait_for(lambda m: m.get("id") == 4, timeout=20)
+        assert written["result"]["structuredContent"]["rows_affected"] == 1
+        server.send({"jsonrpc": "2.0", "id": pending["id"], "result": {
+            "role": "assistant", "content": {"type": "text", "text": "SELECT count(*) AS n FROM Album"}, "model": "t", "stopReason": "endTurn"}})
+        answers = {}
+        while len(answers) < 2:
+            message = server.wait_for(lambda m: m.get("id") in (2, 3) or m.get("method") == "sampling/createMessage", timeout=20)
+            if message.get("method") == "sampling/createMessage":
+                server.send({"jsonrpc": "2.0", "id": message["id"], "result": {
+                    "role": "assistant", "content": {"type": "text", "text": "SELECT count(*) AS n FROM Artist"}, "model": "t", "stopReason": "endTurn"}})
+            else:
+                answers[message["id"]] = message
+        assert "result" in answers[2] and "result" in answers[3]
+    finally:
+        server.stop()

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import threading
@@ -585,3 +586,30 @@ def test_sigterm_finishes_the_calls_in_flight_then_exits(served) -> None:
     assert outcome["reply"]["result"]["structuredContent"]["rows"] == [[6000000]]
     assert code == 0
     assert "Shutting down" in server.stderr()
+
+
+def test_a_refused_body_closes_its_connection(served) -> None:
+    """A declared body over the limit gets 413 and the connection is closed: the server does
+    not read the rest (a client streaming gigabytes would otherwise keep it busy)."""
+    with served("--max-request-bytes", "4096") as server:
+        with socket.create_connection((server.host, server.port), timeout=10) as connection:
+            connection.sendall(
+                f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nAuthorization: Bearer {TOKEN}\r\n"
+                "Content-Type: application/json\r\nContent-Length: 100000000\r\n\r\n".encode() + b"x" * 1000)
+            received = b""
+            while chunk := connection.recv(65536):
+                received += chunk
+            assert received.startswith(b"HTTP/1.1 413"), received[:200]
+
+
+def test_sigterm_exits_even_with_a_body_still_trickling_in(served) -> None:
+    """A connection stuck mid-request (its body never completes) does not keep the server alive."""
+    with served("--timeout-ms", "1000") as server:
+        with socket.create_connection((server.host, server.port), timeout=30) as connection:
+            connection.sendall(
+                f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nAuthorization: Bearer {TOKEN}\r\n"
+                "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{".encode())
+            time.sleep(0.3)
+            server.process.send_signal(signal.SIGTERM)
+            code = server.process.wait(30)  # a hang check: the connection is cut after a few seconds
+    assert code == 0, server.stderr()

@@ -51,6 +51,9 @@ package final class TurnQueue: Sendable {
             try await queue.wait(for: self)
         }
 
+        /// True when the turn may run now: ``begin()`` would not wait.
+        package var mayRun: Bool { queue.hasStarted(self) }
+
         /// Ends the turn (or gives it up if it has not begun). Calling it again does nothing.
         package func end() {
             queue.end(self)

@@ -13,12 +13,18 @@ final class ConversationLink: Sendable {
     /// The client of the question being answered; nil between questions.
     var peer: Peer? { current.withLock { $0 } }
 
-    /// Answers one question for `peer`'s request: waits for the earlier ones, then runs `body`
-    /// with this peer set, and clears it afterwards (a finished request is never reached again).
+    /// Answers one question for `peer`'s request: waits for the earlier ones — out of the
+    /// request's turn when it must wait, since the question before may itself be waiting for a
+    /// turn behind calls that wait for this request — then runs `body` with this peer set, and
+    /// clears it afterwards (a finished request is never reached again).
     func answering<T: Sendable>(_ peer: Peer?, _ body: () async throws -> T) async throws -> T {
         let turn = questions.take(.exclusive)
         defer { turn.end() }
-        try await turn.begin()
+        if let peer, !turn.mayRun {
+            try await peer.outsideTurn { try await turn.begin() }
+        } else {
+            try await turn.begin()
+        }
         current.withLock { $0 = peer }
         defer { current.withLock { $0 = nil } }
         return try await body()

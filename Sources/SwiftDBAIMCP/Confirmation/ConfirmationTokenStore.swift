@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 import SwiftDBAI
@@ -17,18 +18,22 @@ actor ConfirmationTokenStore {
     }
 
     private struct Entry {
-        let fingerprint: String
+        let fingerprint: SHA256.Digest
         let signature: ChangeSignature?
         let expiry: ContinuousClock.Instant
     }
 
     /// How long a token stays valid.
     let lifetime: Duration
+    /// The most tokens kept: beyond, the one closest to expiry is dropped (a store shared by
+    /// stateless clients must not grow with what they ask).
+    let capacity: Int
     private let now: @Sendable () -> ContinuousClock.Instant
     private var entries: [String: Entry] = [:]
 
-    init(lifetime: Duration = .seconds(300), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    init(lifetime: Duration = .seconds(300), capacity: Int = 4_096, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.lifetime = lifetime
+        self.capacity = max(1, capacity)
         self.now = now
     }
 
@@ -36,10 +41,18 @@ actor ConfirmationTokenStore {
     func issue(for fingerprint: String, signature: ChangeSignature? = nil) -> String {
         let current = now()
         entries = entries.filter { $0.value.expiry > current }
+        if entries.count >= capacity, let oldest = entries.min(by: { $0.value.expiry < $1.value.expiry })?.key {
+            entries[oldest] = nil
+        }
         var generator = SystemRandomNumberGenerator()
         let token = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
-        entries[token] = Entry(fingerprint: fingerprint, signature: signature, expiry: current.advanced(by: lifetime))
+        entries[token] = Entry(fingerprint: Self.digest(fingerprint), signature: signature, expiry: current.advanced(by: lifetime))
         return token
+    }
+
+    /// A fingerprint as kept: its SHA-256 (a write's statements can be long).
+    private static func digest(_ fingerprint: String) -> SHA256.Digest {
+        SHA256.hash(data: Data(fingerprint.utf8))
     }
 
     /// Accepts the token for this write and uses it up, returning the signature of its preview,
@@ -50,7 +63,7 @@ actor ConfirmationTokenStore {
             entries[token] = nil
             return .failure(.expired)
         }
-        guard entry.fingerprint == fingerprint else { return .failure(.mismatch) }
+        guard entry.fingerprint == Self.digest(fingerprint) else { return .failure(.mismatch) }
         entries[token] = nil
         return .success(entry.signature)
     }

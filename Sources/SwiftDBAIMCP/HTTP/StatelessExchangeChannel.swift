@@ -3,8 +3,9 @@ import MCP
 
 /// The channel of one stateless (2026-07-28) POST: the request's notifications (when its client
 /// takes server-sent events) and then its response, on that POST's own response. Each POST is
-/// a scope of its own: ids of different clients never meet. A client that goes away before the
-/// response cancels the request (its statement is interrupted, a write rolled back).
+/// a scope of its own: ids of different clients never meet. When the HTTP server drops the
+/// stream (a client that went away while events were written to it), the request is cancelled
+/// (its statement is interrupted, a write rolled back).
 struct StatelessExchangeChannel: ReplyChannel {
     let scope: Int
     let events: Bool

@@ -158,7 +158,11 @@ actor MessageDispatcher {
         id: ID, method: String, params: [String: Value], prepared: Result<(ClientFacts, MethodTable.Method), ProtocolError>,
         channel: any ReplyChannel
     ) async {
-        guard !isShutDown else { return }
+        guard !isShutDown else {
+            // No response will come: a stream waiting for one ends.
+            await channel.abandon()
+            return
+        }
         let key = Key(scope: channel.scope, id: RequestKey(id))
         guard running[key] == nil else {
             // The id of a request still in flight: answered (once) with an error; the first goes on.

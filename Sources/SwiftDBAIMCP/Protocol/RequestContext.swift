@@ -97,6 +97,13 @@ struct Peer: Sendable {
         self.turn = turn
     }
 
+    /// Runs `body` out of the request's turn (see ``RequestTurn/outside(_:)``): for waits on
+    /// something another request holds, which must not keep the calls behind this one waiting.
+    func outsideTurn<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        guard let turn else { return try await body() }
+        return try await turn.outside(body)
+    }
+
     /// Sends a notification about the request.
     func notify(_ method: String, _ params: Value) async {
         let message: Value = ["jsonrpc": "2.0", "method": .string(method), "params": params]

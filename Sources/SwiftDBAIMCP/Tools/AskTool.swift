@@ -43,7 +43,7 @@ struct AskTool: DatabaseTool {
         let database = context.database
         if let resumed = try await context.writes.resumeModelWrite(question: question) {
             // 2026-07-28: the retry of a confirmation; the statement comes signed from the first call.
-            return Self.modelWriteOutput(resumed.output, sql: resumed.sql, conversation: resumed.conversation)
+            return Self.modelWriteOutput(resumed.output, sql: resumed.sql, conversation: resumed.conversation).fitted(to: context.budget)
         }
         let (id, engine, link) = try await chat.conversations.engine(
             for: try arguments.string("conversation_id"), database: database.name
@@ -61,7 +61,7 @@ struct AskTool: DatabaseTool {
         } catch ChatError.refused(let sql, let refusal) {
             if case .confirmationRequired(let operation, _) = refusal,
                let output = try await context.writes.confirmModelWrite(sql: sql, operation: operation, question: question, conversation: id) {
-                return Self.modelWriteOutput(output, sql: sql, conversation: id)
+                return Self.modelWriteOutput(output, sql: sql, conversation: id).fitted(to: context.budget)
             }
             throw Self.unconfirmedWrite(sql: sql, error: refusal, naming: context.naming) ?? ChatError.refused(sql: sql, error: refusal)
         }
