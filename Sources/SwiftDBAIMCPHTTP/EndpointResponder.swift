@@ -24,7 +24,7 @@ struct EndpointResponder: HTTPResponder {
         let body: ByteBuffer
         do {
             body = try await request.collectBody(upTo: maxRequestBytes)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch is NIOTooManyBytesError {
             return tooLarge(closing: context.channel)
         }
         // HTTP/1.1's Host is the request's authority in HTTPTypes, not one of its fields.
@@ -36,7 +36,9 @@ struct EndpointResponder: HTTPResponder {
         return await Self.response(reply)
     }
 
-    /// 413, then the connection closed once it is written (the rest of the body is not read).
+    /// 413, then the connection closed: its output once the answer is written (a client still
+    /// sending can read it, where a full close would reset the connection under it), the whole
+    /// of it a second later (the rest of the body is not read beyond that).
     private func tooLarge(closing channel: any Channel) -> Response {
         let text = #"{"error":{"code":-32600,"message":"Payload Too Large: a request body may have at most \#(maxRequestBytes) bytes (--max-request-bytes)."},"id":null,"jsonrpc":"2.0"}"#
         let body = ByteBuffer(string: text)
@@ -45,7 +47,8 @@ struct EndpointResponder: HTTPResponder {
             body: ResponseBody(contentLength: body.readableBytes) { writer in
                 try await writer.write(body)
                 try await writer.finish(nil)
-                channel.close(promise: nil)
+                channel.close(mode: .output, promise: nil)
+                channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
             })
     }
 

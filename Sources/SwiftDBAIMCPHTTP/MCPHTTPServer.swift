@@ -52,7 +52,6 @@ public struct MCPHTTPServer: Sendable {
         // Connections still open once every session ended (a client that stops reading, a body
         // trickling in) are cut, so that the process always exits.
         configuration.maximumGracefulShutdownDuration = .seconds(5)
-        configuration.maximumCancellationDuration = .seconds(5)
         let services = ServiceGroup(configuration: configuration)
         let shutdown = Mutex<Task<Void, Never>?>(nil)
         let signals = ShutdownSignals(shutdownSignals) { [logger, endpoint, server] signal in

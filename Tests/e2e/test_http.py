@@ -602,6 +602,22 @@ def test_a_refused_body_closes_its_connection(served) -> None:
             assert received.startswith(b"HTTP/1.1 413"), received[:200]
 
 
+def test_a_chunked_body_over_the_limit_gets_413(served) -> None:
+    """Without a declared length, the body is refused as soon as it passes the limit."""
+    with served("--max-request-bytes", "4096") as server:
+        with socket.create_connection((server.host, server.port), timeout=10) as connection:
+            chunk = b"x" * 8000
+            connection.sendall(
+                f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nAuthorization: Bearer {TOKEN}\r\n"
+                "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n".encode()
+                + f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+            received = b""
+            while chunk := connection.recv(65536):
+                received += chunk
+            assert received.startswith(b"HTTP/1.1 413"), received[:200]
+            assert b"4096" in received
+
+
 def test_sigterm_exits_even_with_a_body_still_trickling_in(served) -> None:
     """A connection stuck mid-request (its body never completes) does not keep the server alive."""
     with served("--timeout-ms", "1000") as server:

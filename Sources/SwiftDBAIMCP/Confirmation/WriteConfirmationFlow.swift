@@ -220,7 +220,7 @@ struct WriteConfirmationFlow: Sendable {
     static func message(for refusal: ConfirmationTokenStore.Refusal, tool: String) -> String {
         let retry = "Call \(tool) again without confirm to get a new token; nothing was changed."
         switch refusal {
-        case .unknown: return "The confirmation token is unknown or was already used. " + retry
+        case .unknown: return "The confirmation token is unknown, was already used, or was dropped among too many pending ones. " + retry
         case .expired: return "The confirmation token has expired. " + retry
         case .mismatch:
             return "The confirmation token was issued for a different statement or different values; a token confirms exactly one write. " + retry

@@ -159,8 +159,11 @@ actor MessageDispatcher {
         channel: any ReplyChannel
     ) async {
         guard !isShutDown else {
-            // No response will come: a stream waiting for one ends.
-            await channel.abandon()
+            try? await channel.respond(
+                IncomingMessage.errorReply(
+                    id: id.replyText, code: ProtocolError.internalErrorCode,
+                    message: "The server is stopping, or the session ended: the request was not run."),
+                answering: true)
             return
         }
         let key = Key(scope: channel.scope, id: RequestKey(id))
