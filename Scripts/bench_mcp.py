@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import bench_schema_size
-from bench_http import HTTPBenchError, measure_http
+from bench_http import STATELESS_META, HTTPBenchError, measure_http
 from mcp_stdio import INITIALIZED, StdioClient, StdioClientError, encode, initialize_request, is_server_message
 
 DEFAULT_SQL = "SELECT ArtistId, Name FROM Artist WHERE ArtistId = 1"
@@ -87,9 +87,6 @@ class ServerSpec:
     def params(self, params: dict) -> dict:
         return {**params, "_meta": STATELESS_META} if self.stateless else params
 
-
-#: The `_meta` of every 2026-07-28 request.
-STATELESS_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
 
 
 def expected_rows(database: str, sql: str) -> tuple[list[str], list[list]]:

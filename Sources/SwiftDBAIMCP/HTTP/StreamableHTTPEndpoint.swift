@@ -172,7 +172,7 @@ package actor StreamableHTTPEndpoint {
             return number
         }
         let (channel, stream) = StatelessExchangeChannel.open(id: id, scope: scope, events: events, dispatcher: stateless)
-        await stateless.receive(IncomingMessage.request(id: id, method: method, message: message), on: channel)
+        await stateless.receive(IncomingMessage.request(id: id, method: method, message: message), on: channel, meta: meta)
         return HTTPReply(status: 200, body: .messages(stream, sse: events))
     }
 

@@ -91,7 +91,7 @@ actor MessageDispatcher {
     /// Serves a message transport (stdio) until its input ends and every request received is
     /// answered, or until ``shutDown(reason:)``.
     func serve(_ transport: any Transport) async {
-        let channel = TransportChannel(transport: transport, dispatcher: self)
+        let channel = TransportChannel(transport: transport)
         let messages = await transport.receive()
         // A task of its own, so that a shutdown stops the reading at once (stdin stays open).
         let reader = Task { await self.read(messages, on: channel) }
@@ -122,10 +122,11 @@ actor MessageDispatcher {
         await receive(IncomingMessage(data), on: channel)
     }
 
-    /// Handles one incoming message, already classified. The parsing and the checks of a
+    /// Handles one incoming message, already classified (and, for a stateless request whose
+    /// `_meta` the caller checked already, with that `meta`). The parsing and the checks of a
     /// request's `_meta` happen before it enters the actor, so that concurrent HTTP clients do
     /// not queue behind each other's parsing.
-    nonisolated func receive(_ message: IncomingMessage, on channel: any ReplyChannel) async {
+    nonisolated func receive(_ message: IncomingMessage, on channel: any ReplyChannel, meta: StatelessMeta? = nil) async {
         switch message {
         case .invalid(let reply, let reason):
             logger.warning("Invalid message: \(reason)")
@@ -134,10 +135,10 @@ actor MessageDispatcher {
             let params = message["params"]?.objectValue ?? [:]
             let prepared: Result<(ClientFacts, MethodTable.Method), ProtocolError>
             do {
-                let facts = try clientFacts(params)
+                let facts = try clientFacts(params, meta: meta)
                 guard let found = methods.method(method), found.eras.contains(facts.era) else {
                     throw ProtocolError.methodNotFound(
-                        method, revision: facts.era == .stateless ? ProtocolRevision.stateless : "2025-11-25")
+                        method, revision: facts.era == .stateless ? ProtocolRevision.stateless : ProtocolRevision.handshake[0])
                 }
                 prepared = .success((facts, found))
             } catch {
@@ -159,21 +160,16 @@ actor MessageDispatcher {
         channel: any ReplyChannel
     ) async {
         guard !isShutDown else {
-            try? await channel.respond(
-                IncomingMessage.errorReply(
-                    id: id.replyText, code: ProtocolError.internalErrorCode,
-                    message: "The server is stopping, or the session ended: the request was not run."),
-                answering: true)
+            let stopped = ProtocolError.internalError("The server is stopping, or the session ended: the request was not run.")
+            await answer(id, facts: nil, .failure(stopped), channel: channel)
             return
         }
         let key = Key(scope: channel.scope, id: RequestKey(id))
         guard running[key] == nil else {
             // The id of a request still in flight: answered (once) with an error; the first goes on.
-            try? await channel.respond(
-                IncomingMessage.errorReply(
-                    id: id.replyText, code: ProtocolError.invalidRequestCode,
-                    message: "Invalid Request: the id of a request still in progress; give each request its own id."),
-                answering: false)
+            let duplicate = ProtocolError.invalidRequest(
+                "Invalid Request: the id of a request still in progress; give each request its own id.")
+            await answer(id, facts: nil, .failure(duplicate), channel: channel, endsRequest: false)
             return
         }
         let facts: ClientFacts
@@ -218,8 +214,10 @@ actor MessageDispatcher {
     }
 
     /// What the client of a request declared: from its `_meta` (stateless), else its session.
-    private nonisolated func clientFacts(_ params: [String: Value]) throws(ProtocolError) -> ClientFacts {
-        if let meta = try StatelessMeta.parse(params) {
+    private nonisolated func clientFacts(_ params: [String: Value], meta: StatelessMeta?) throws(ProtocolError) -> ClientFacts {
+        var meta = meta
+        if meta == nil { meta = try StatelessMeta.parse(params) }
+        if let meta {
             return ClientFacts(era: .stateless, capabilities: meta.capabilities, logLevel: meta.logLevel, state: statelessState)
         }
         guard let session else {
@@ -241,8 +239,11 @@ actor MessageDispatcher {
         answered()
     }
 
-    /// Writes the response to request `id`.
-    private func answer(_ id: ID, facts: ClientFacts?, _ outcome: Result<Value, any Error>, channel: any ReplyChannel) async {
+    /// Writes the response to request `id`; `endsRequest` false when it answers a request other
+    /// than the one the channel waits for (a duplicate id).
+    private func answer(
+        _ id: ID, facts: ClientFacts?, _ outcome: Result<Value, any Error>, channel: any ReplyChannel, endsRequest: Bool = true
+    ) async {
         var response: [String: Value] = ["jsonrpc": "2.0", "id": id.json]
         switch outcome {
         case .success(var result):
@@ -255,7 +256,7 @@ actor MessageDispatcher {
             response["error"] = ProtocolError.from(error).json
         }
         do {
-            try await channel.respond(JSONMessageWriter.data(.object(response)), answering: true)
+            try await channel.respond(JSONMessageWriter.data(.object(response)), answering: endsRequest)
         } catch let error as StdioTransportError {
             if case .outputClosed = error { shutDown(reason: "the client closed its input (\(error))") }
         } catch {
@@ -394,7 +395,6 @@ actor MessageDispatcher {
 /// The channel of a message transport (stdio): one scope, everything on the one output.
 private struct TransportChannel: ReplyChannel {
     let transport: any Transport
-    let dispatcher: MessageDispatcher
     var scope: Int { 0 }
 
     func send(_ data: Data) async throws {

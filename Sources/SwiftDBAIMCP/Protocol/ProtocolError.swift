@@ -8,7 +8,7 @@ struct ProtocolError: Error, Sendable {
     let message: String
     var data: Value?
 
-    static let parseError = -32700
+    static let parseErrorCode = -32700
     static let invalidRequestCode = -32600
     static let methodNotFoundCode = -32601
     static let invalidParamsCode = -32602

@@ -71,14 +71,12 @@ extension DBAIServer {
             return Self.cacheable(try Self.json(ListPrompts.Result(prompts: page.items, nextCursor: page.nextCursor)), context, ttl: Self.staticListTTL)
         }
         table.add("prompts/get") { context in
-            try Self.check("prompts/get", context)
-            let parameters = try JSONDecoder().decode(GetPrompt.Parameters.self, from: JSONMessageWriter.data(.object(context.params)))
+            let parameters = try RequestParameterCheck.decode(GetPrompt.Parameters.self, method: "prompts/get", params: context.params)
             return try Self.json(try await prompts.get(parameters.name, arguments: parameters.arguments))
         }
         let completions = SchemaCompletions(databases: databases)
         table.add("completion/complete") { context in
-            try Self.check("completion/complete", context)
-            let parameters = try JSONDecoder().decode(Complete.Parameters.self, from: JSONMessageWriter.data(.object(context.params)))
+            let parameters = try RequestParameterCheck.decode(Complete.Parameters.self, method: "completion/complete", params: context.params)
             return try Self.json(try await completions.complete(parameters))
         }
         table.add("tools/call", ordering: .turn({ [registry] params in registry.turnKind(of: params["name"]?.stringValue ?? "") })) {

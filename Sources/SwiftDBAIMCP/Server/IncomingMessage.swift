@@ -26,9 +26,9 @@ enum IncomingMessage {
     /// Not valid: send `reply` (nil when there is nobody to answer), and log `reason`.
     case invalid(reply: Data?, reason: String)
 
-    static let parseError = -32700
-    static let invalidRequest = -32600
-    static let invalidParams = -32602
+    static let parseError = ProtocolError.parseErrorCode
+    static let invalidRequest = ProtocolError.invalidRequestCode
+    static let invalidParams = ProtocolError.invalidParamsCode
 
     /// Classifies one line.
     init(_ data: Data) {

@@ -1,9 +1,10 @@
 import Foundation
 import MCP
 
-/// Checks the params of the requests the SDK answers before they reach it: the SDK reports a
-/// params object it cannot decode as an internal error (`-32603`), where JSON-RPC asks for
-/// Invalid params (`-32602`) with a message that says what is wrong.
+/// Checks request params against the SDK's parameter types, the way JSON-RPC asks: Invalid
+/// params (`-32602`) with a message that says which field is missing or wrong, never an
+/// internal error. ``problem(method:params:)`` checks the methods whose handlers read their
+/// params field by field; ``decode(_:method:params:)`` decodes, once, for those that use the type.
 enum RequestParameterCheck {
     /// The requests whose params are checked, by method.
     private static let decoders: [String: @Sendable (Data) throws -> Void] = [
@@ -14,8 +15,6 @@ enum RequestParameterCheck {
         ListResources.name: { _ = try JSONDecoder().decode(ListResources.Parameters.self, from: $0) },
         ListResourceTemplates.name: { _ = try JSONDecoder().decode(ListResourceTemplates.Parameters.self, from: $0) },
         ListPrompts.name: { _ = try JSONDecoder().decode(ListPrompts.Parameters.self, from: $0) },
-        GetPrompt.name: { _ = try JSONDecoder().decode(GetPrompt.Parameters.self, from: $0) },
-        Complete.name: { _ = try JSONDecoder().decode(Complete.Parameters.self, from: $0) },
     ]
 
     /// Why the params of `method` are invalid, or nil when they are fine (or not checked).
@@ -24,11 +23,25 @@ enum RequestParameterCheck {
         do {
             try decode(JSONMessageWriter.data(params ?? .object([:])))
             return nil
-        } catch let error as DecodingError {
-            return "Invalid params for \(method): \(describe(error))."
         } catch {
-            return "Invalid params for \(method)."
+            return message(method: method, error)
         }
+    }
+
+    /// The params of `method` as the SDK's type, decoded once.
+    ///
+    /// - Throws: -32602 saying what is wrong.
+    static func decode<Parameters: Decodable>(_ type: Parameters.Type, method: String, params: [String: Value]) throws(ProtocolError) -> Parameters {
+        do {
+            return try JSONDecoder().decode(type, from: JSONMessageWriter.data(.object(params)))
+        } catch {
+            throw .invalidParams(message(method: method, error))
+        }
+    }
+
+    private static func message(method: String, _ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "Invalid params for \(method)." }
+        return "Invalid params for \(method): \(describe(error))."
     }
 
     private static func describe(_ error: DecodingError) -> String {
