@@ -45,6 +45,8 @@ extension SwiftDBAIError {
         public static let valueTooLarge = Code(rawValue: "value_too_large")
         /// SQLite reached its memory limit.
         public static let outOfMemory = Code(rawValue: "out_of_memory")
+        /// The write's audit record could not be written, so the write was not committed.
+        public static let auditLogFailed = Code(rawValue: "audit_log_failed")
     }
 
     /// The stable reason for this error.
@@ -64,6 +66,7 @@ extension SwiftDBAIError {
         case .invalidRequest: .invalidArguments
         case .valueTooLarge: .valueTooLarge
         case .outOfMemory: .outOfMemory
+        case .journalFailed: .auditLogFailed
         }
     }
 }

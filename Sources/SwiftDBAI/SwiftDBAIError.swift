@@ -48,6 +48,10 @@ public enum SwiftDBAIError: Error, Sendable, Hashable {
     /// A SQLite extension (``SQLiteExtension``) could not be loaded: a missing file, a library
     /// built for another platform, or an entry point that failed.
     case extensionNotLoaded(path: String, reason: String)
+    /// The executor's ``WriteJournal`` (an audit log) could not record the write, so it was not
+    /// committed: the write was rolled back and nothing was changed. The reason says why (a full
+    /// disk, a log file that is no longer writable).
+    case journalFailed(String)
 }
 
 extension SwiftDBAIError: CustomStringConvertible, LocalizedError {
@@ -98,6 +102,9 @@ extension SwiftDBAIError: CustomStringConvertible, LocalizedError {
         case .extensionNotLoaded(let path, let reason):
             return "The SQLite extension \(path) could not be loaded: \(reason). Check the path (a shared library such as "
                 + "vec0.so, built for this platform) and its entry point."
+        case .journalFailed(let reason):
+            return "The write was not committed because its audit record could not be written (\(reason)); nothing was changed. "
+                + "Fix the audit log (free disk space, make the file writable) and send the write again."
         }
     }
 

@@ -80,6 +80,21 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         "The most MiB the exports kept take together (and one export at most); the oldest are removed first.", valueName: "MiB"))
     var exportMaxMB: Int = 512
 
+    @Option(name: .customLong("audit-log"), help: ArgumentHelp(
+        "Record every write attempt (insert, update, delete, canned writes, writes `ask` proposed) as a JSON line in this file, written to disk before the write's commit is reported; a write that cannot be recorded is refused.",
+        valueName: "file"))
+    var auditLog: String?
+
+    @Flag(name: .customLong("audit-reads"), help: "Record reads in the audit log too (every tool call that is not a write).")
+    var auditReads = false
+
+    @Flag(name: .customLong("audit-redact-values"), help: "Record each bound value in the audit log as its type and length only.")
+    var auditRedactValues = false
+
+    @Option(name: .customLong("audit-log-max-mb"), help: ArgumentHelp(
+        "Rotate the audit log to FILE.1, FILE.2… (none deleted) when it would grow past this many MiB.", valueName: "MiB"))
+    var auditLogMaxMB: Int?
+
     @Flag(name: .customLong("no-ui"), help: "Offer no MCP Apps view (ui://dbai/result) even to hosts that show them: results as text and structured content only.")
     var noUI = false
 
@@ -190,6 +205,13 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         guard timeoutMilliseconds >= 1 else { throw ValidationError("--timeout-ms must be at least 1.") }
         guard exportTTLSeconds >= 1 else { throw ValidationError("--export-ttl-seconds must be at least 1.") }
         guard (1...(1 << 20)).contains(exportMaxMB) else { throw ValidationError("--export-max-mb must be from 1 to 1048576.") }
+        if auditLog == nil, auditReads || auditRedactValues || auditLogMaxMB != nil {
+            throw ValidationError("--audit-reads, --audit-redact-values and --audit-log-max-mb need --audit-log FILE.")
+        }
+        if let auditLogMaxMB, !(1...(1 << 20)).contains(auditLogMaxMB) {
+            throw ValidationError("--audit-log-max-mb must be from 1 to 1048576.")
+        }
+        if auditLog?.isEmpty == true { throw ValidationError("--audit-log needs a file path.") }
         guard maxResultBytes >= 4_096 else {
             throw ValidationError("--max-result-bytes must be at least 4096: every answer, schema pages included, must fit it.")
         }
@@ -290,6 +312,10 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         configuration.exports = ExportSettings(
             directory: exportDirectory, timeToLive: .seconds(exportTTLSeconds), maxBytes: exportMaxMB << 20)
         configuration.offersViews = !noUI
+        configuration.audit = auditLog.map { path in
+            AuditSettings(
+                path: path, recordsReads: auditReads, redactsValues: auditRedactValues, maxBytes: auditLogMaxMB.map { $0 << 20 })
+        }
         let server: DBAIServer
         do {
             server = try DBAIServer(configuration: configuration)

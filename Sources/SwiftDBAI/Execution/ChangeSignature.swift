@@ -29,27 +29,18 @@ public struct ChangeSignature: Sendable, Hashable {
     /// - Throws: a GRDB `DatabaseError`.
     static func digest(of rowIDs: [String: [Int64]], schema: DatabaseSchema, db: Database) throws -> Int {
         var hasher = Hasher()
-        for table in rowIDs.keys.sorted() {
-            let ids = rowIDs[table] ?? []
-            hasher.combine(table)
-            hasher.combine(ids.count)
-            guard let described = schema.table(named: table), described.kind == .table, !described.isWithoutRowID else {
-                continue
-            }
-            let start = ids.startIndex
-            for offset in stride(from: 0, to: ids.count, by: 500) {
-                let chunk = Array(ids[(start + offset)..<(start + min(ids.count, offset + 500))])
-                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                let rows = try Row.fetchCursor(
-                    db, sql: "SELECT rowid, * FROM main.\(SQLIdentifier.quote(described.name)) WHERE rowid IN (\(placeholders)) ORDER BY rowid",
-                    arguments: StatementArguments(chunk))
-                while let row = try rows.next() {
-                    hasher.combine(row.count)
-                    for index in 0..<row.count {
-                        hasher.combine(SQLValue(row[index] as DatabaseValue))
-                    }
+        try RowWalk.visit(rowIDs, schema: schema, db: db) { event in
+            switch event {
+            case .table(let name, let count):
+                hasher.combine(name)
+                hasher.combine(count)
+            case .row(let row):
+                hasher.combine(row.count)
+                for index in 0..<row.count {
+                    hasher.combine(SQLValue(row[index] as DatabaseValue))
                 }
-                hasher.combine(-1)  // chunk boundary
+            case .chunkEnd:
+                hasher.combine(-1)
             }
         }
         return hasher.finalize()

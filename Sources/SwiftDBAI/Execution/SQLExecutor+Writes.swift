@@ -38,8 +38,11 @@ extension SQLExecutor {
         matching signature: ChangeSignature? = nil
     ) async throws(SwiftDBAIError) -> MutationResult {
         let classified = try await classifyWrites(statements, expecting: operation)
+        let needsConfirmation = classified.contains(where: policy.requiresConfirmation)
         guard !confirmed, let destructive = zip(classified, statements).first(where: { policy.requiresConfirmation($0.0) }) else {
-            return try await run(statements, classified: classified, matching: signature)
+            return try await run(
+                statements, classified: classified, matching: signature,
+                journaling: journal.map { Journaling(journal: $0, needsConfirmation: needsConfirmation, confirmedByDelegate: false) })
         }
         let tables = DestructiveOperationRequest(statement: destructive.0, arguments: destructive.1.arguments).tablesAffected
         guard let delegate else {
@@ -56,7 +59,9 @@ extension SQLExecutor {
                 throw .confirmationDeclined(destructive.0.operation, tables: tables)
             }
             do {
-                return try await run(statements, classified: classified, matching: preview.signature)
+                return try await run(
+                    statements, classified: classified, matching: preview.signature,
+                    journaling: journal.map { Journaling(journal: $0, needsConfirmation: true, confirmedByDelegate: true) })
             } catch .changedSincePreview(let previewed, let now) {
                 lastChange = .changedSincePreview(previewedRows: previewed, rowsNow: now)
             }
@@ -149,24 +154,51 @@ extension SQLExecutor {
         return classified
     }
 
-    /// Runs the statements for real (committed), with the delegate's hooks around them.
+    /// How a run tells its ``WriteJournal`` about the write.
+    private struct Journaling: Sendable {
+        let journal: any WriteJournal
+        /// The policy requires a confirmation for one of the statements.
+        let needsConfirmation: Bool
+        /// The delegate confirmed the write.
+        let confirmedByDelegate: Bool
+    }
+
+    /// Runs the statements for real (committed), with the delegate's hooks around them; the
+    /// journal, when there is one, records the write before it commits and hears how it ended.
     private func run(
-        _ statements: [BoundStatement], classified: [ClassifiedStatement], matching signature: ChangeSignature?
+        _ statements: [BoundStatement], classified: [ClassifiedStatement], matching signature: ChangeSignature?,
+        journaling: Journaling? = nil
     ) async throws(SwiftDBAIError) -> MutationResult {
         for statement in classified {
             await delegate?.willExecuteSQL(statement)
         }
         let mainOperation = classified[0].operation
         let deadline = StatementDeadline(timeout: limits.timeout)
+        let prepared = Mutex<JournaledWrite?>(nil)
         let result: Result<MutationResult, SwiftDBAIError>
         do {
             result = .success(try await writing { db in
                 try deadline.armed(on: db.sqliteConnection) {
-                    try self.runGuarded(statements, operation: mainOperation, db: db, commit: true, matching: signature).result
+                    let run = try self.runGuarded(
+                        statements, operation: mainOperation, db: db, commit: true, matching: signature
+                    ) { run, schema in
+                        guard let journaling else { return }
+                        let write = try Self.journaledWrite(statements, run: run, journaling: journaling, schema: schema, db: db)
+                        do {
+                            try journaling.journal.writeWillCommit(write)
+                        } catch {
+                            throw SwiftDBAIError.journalFailed("\(error)")
+                        }
+                        prepared.withLock { $0 = write }
+                    }
+                    if let write = prepared.withLock({ $0 }) { journaling?.journal.writeDidCommit(write) }
+                    return run.result
                 }
             })
         } catch {
-            result = .failure(mapped(error, deadline: deadline))
+            let failure = mapped(error, deadline: deadline)
+            journaling?.journal.writeDidRollBack(statements, prepared: prepared.withLock { $0 }, error: failure)
+            result = .failure(failure)
         }
         for statement in classified {
             switch result {
@@ -197,9 +229,12 @@ extension SQLExecutor {
     /// Runs the statements in one transaction watched by a ``MutationGuard``; commits or rolls
     /// back. With a signature, the transaction commits only if the statements changed exactly
     /// the rows of the signature, whose content had not changed.
+    ///
+    /// `willCommit` is called inside the transaction, after the statements ran and passed every
+    /// check, just before a commit: throwing rolls the transaction back.
     private func runGuarded(
         _ statements: [BoundStatement], operation: SQLOperation, db: Database, commit: Bool,
-        matching signature: ChangeSignature? = nil
+        matching signature: ChangeSignature? = nil, willCommit: (GuardedRun, DatabaseSchema) throws -> Void = { _, _ in }
     ) throws -> GuardedRun {
         let start = ContinuousClock.now
         let entry = try schemaCache.current(db)
@@ -237,8 +272,18 @@ extension SQLExecutor {
                 changedSincePreview = .changedSincePreview(previewedRows: signature.rowsAffected, rowsNow: rowsAffected)
                 return .rollback
             }
-            if commit { return .commit }
-            return .rollback
+            guard commit else { return .rollback }
+            // A violation fails the commit (the guard observes it): nothing to record then.
+            if mutationGuard.violation == nil {
+                try willCommit(
+                    GuardedRun(
+                        result: MutationResult(
+                            operation: operation, rowsAffected: rowsAffected, lastInsertRowID: lastInsertRowID,
+                            elapsed: ContinuousClock.now - start),
+                        changedRowIDs: [:], insertedRowIDs: [:], touchedRowIDs: mutationGuard.sortedTouchedRowIDs),
+                    entry.schema)
+            }
+            return .commit
         }
         // A rolled-back run never reaches the guard's commit check: report a violation here.
         if let violation = mutationGuard.violation { throw violation }
@@ -249,6 +294,49 @@ extension SQLExecutor {
                 elapsed: ContinuousClock.now - start),
             changedRowIDs: mutationGuard.changedRowIDs, insertedRowIDs: mutationGuard.insertedRowIDs,
             touchedRowIDs: mutationGuard.sortedTouchedRowIDs)
+    }
+
+    /// The record of a write about to commit: its rowids (at most ``JournaledWrite/maxRowIDs``)
+    /// and the digest of their content now.
+    private static func journaledWrite(
+        _ statements: [BoundStatement], run: GuardedRun, journaling: Journaling, schema: DatabaseSchema, db: Database
+    ) throws -> JournaledWrite {
+        var rowIDs: [String: [Int64]] = [:]
+        var room = JournaledWrite.maxRowIDs
+        var truncated = false
+        for table in run.touchedRowIDs.keys.sorted() {
+            let ids = run.touchedRowIDs[table] ?? []
+            if ids.count > room { truncated = true }
+            guard room > 0 else { break }
+            rowIDs[table] = Array(ids.prefix(room))
+            room -= min(room, ids.count)
+        }
+        return JournaledWrite(
+            statements: statements, operation: run.result.operation, rowsAffected: run.result.rowsAffected,
+            lastInsertRowID: run.result.lastInsertRowID, rowIDs: rowIDs, rowIDsTruncated: truncated,
+            rowsDigest: try StableDigest.of(rowIDs, schema: schema, db: db),
+            needsConfirmation: journaling.needsConfirmation, confirmedByDelegate: journaling.confirmedByDelegate)
+    }
+
+    /// A digest of the current content of the given rows, as a ``JournaledWrite/rowsDigest``
+    /// reports it: equal to the record's when the rows still hold what that write left.
+    ///
+    /// - Throws: ``SwiftDBAIError`` when the database cannot be read.
+    public func rowsDigest(of rowIDs: [String: [Int64]]) async throws(SwiftDBAIError) -> String {
+        try await access { db in
+            try StableDigest.of(rowIDs, schema: try self.schemaCache.current(db).schema, db: db)
+        }
+    }
+
+    /// ``rowsDigest(of:)`` on the calling thread, for start-up checks before anything runs.
+    package func rowsDigestNow(of rowIDs: [String: [Int64]]) throws(SwiftDBAIError) -> String {
+        do {
+            return try writer.queue().read { db in
+                try StableDigest.of(rowIDs, schema: try self.schemaCache.current(db).schema, db: db)
+            }
+        } catch {
+            throw mapped(error)
+        }
     }
 
     /// The rows of a rowid table with the given rowids, at most `cap`, long values clipped.

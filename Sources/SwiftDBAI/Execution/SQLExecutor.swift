@@ -27,6 +27,8 @@ public final class SQLExecutor: Sendable {
     public let limits: ExecutionLimits
     /// Hooks for confirmation and auditing; nil means destructive statements need `confirmed: true`.
     public let delegate: (any SQLExecutionDelegate)?
+    /// Records every write before it commits (an audit log); nil records nothing.
+    public let journal: (any WriteJournal)?
 
     /// The connection that writes (and reads, when there is no reader pool), opened at its
     /// first use when the executor was made from a database opened with its schema unread.
@@ -96,6 +98,7 @@ public final class SQLExecutor: Sendable {
         self.policy = policy
         self.limits = limits
         self.delegate = delegate
+        journal = nil
         self.schemaCache = SchemaCache(policy: policy, extensions: extensions, descriptions: descriptions)
         let path = writer.path
         let isFile = !path.isEmpty && path != ":memory:" && !path.hasPrefix("file:")
@@ -116,7 +119,9 @@ public final class SQLExecutor: Sendable {
         }
     }
 
-    private init(sharing other: SQLExecutor, policy: SafetyPolicy, delegate: (any SQLExecutionDelegate)?) {
+    private init(
+        sharing other: SQLExecutor, policy: SafetyPolicy, delegate: (any SQLExecutionDelegate)?, journal: (any WriteJournal)?
+    ) {
         writer = other.writer
         readers = other.readers
         gate = other.gate
@@ -124,12 +129,19 @@ public final class SQLExecutor: Sendable {
         limits = other.limits
         schemaCache = other.schemaCache
         self.delegate = delegate
+        self.journal = journal
     }
 
-    /// The same executor — database, connections, policy, limits and cached schema — with
-    /// another delegate.
+    /// The same executor — database, connections, policy, limits, cached schema and journal —
+    /// with another delegate.
     public func withDelegate(_ delegate: (any SQLExecutionDelegate)?) -> SQLExecutor {
-        SQLExecutor(sharing: self, policy: policy, delegate: delegate)
+        SQLExecutor(sharing: self, policy: policy, delegate: delegate, journal: journal)
+    }
+
+    /// The same executor with another ``WriteJournal``: every write it commits is recorded there
+    /// first, and a write the journal cannot record is rolled back.
+    public func withJournal(_ journal: (any WriteJournal)?) -> SQLExecutor {
+        SQLExecutor(sharing: self, policy: policy, delegate: delegate, journal: journal)
     }
 
     /// The same executor, where exactly these write operations need confirmation (by the
@@ -137,7 +149,7 @@ public final class SQLExecutor: Sendable {
     public func confirming(_ operations: Set<SQLOperation>) -> SQLExecutor {
         var policy = policy
         policy.mutationPolicy.operationsRequiringConfirmation = operations
-        return SQLExecutor(sharing: self, policy: policy, delegate: delegate)
+        return SQLExecutor(sharing: self, policy: policy, delegate: delegate, journal: journal)
     }
 
     /// Interrupts every statement running now (reads and writes); interrupted writes roll back.

@@ -30,14 +30,19 @@ struct WriteConfirmationFlow: Sendable {
     var database = ""
     /// Rows shown in a preview.
     var previewRowCount = 20
+    /// The audit record of the call (`--audit-log`); nil records nothing.
+    var audit: AuditAttempt? = nil
 
     /// Runs the write, confirmed first when it is destructive.
     ///
     /// - Throws: ``ToolCallError`` for a bad token, a declined or failed confirmation;
     ///   ``SwiftDBAIError`` when the write is refused or fails (nothing was changed).
     func run(_ statements: [BoundStatement], operation: SQLOperation, tool: String, token: String?) async throws -> ToolOutput {
+        audit?.beginWrite(statements, confirmation: confirmsDestructiveWrites ? .notNeeded : .noConfirm)
         do {
-            return try await execute(statements, operation: operation, confirmed: !confirmsDestructiveWrites)
+            return try await execute(
+                statements, operation: operation, confirmed: !confirmsDestructiveWrites,
+                confirmation: confirmsDestructiveWrites ? .notNeeded : .noConfirm)
         } catch .confirmationRequired {
             // Destructive and not confirmed yet: nothing ran.
         }
@@ -50,10 +55,11 @@ struct WriteConfirmationFlow: Sendable {
         }
         var changed: SwiftDBAIError?
         if let token {
+            audit?.beginWrite(statements, confirmation: .token)
             switch await tokens.redeem(token, for: fingerprint) {
             case .success(let signature):
                 do {
-                    return try await execute(statements, operation: operation, confirmed: true, matching: signature)
+                    return try await execute(statements, operation: operation, confirmed: true, matching: signature, confirmation: .token)
                 } catch .changedSincePreview(let previewed, let now) {
                     changed = .changedSincePreview(previewedRows: previewed, rowsNow: now)
                 }
@@ -64,13 +70,17 @@ struct WriteConfirmationFlow: Sendable {
         guard let elicit else {
             let preview = try await executor.preview(statements, expecting: operation, maxRows: previewRowCount)
             let issued = await tokens.issue(for: fingerprint, signature: preview.signature)
+            audit?.beginWrite(statements, confirmation: .token)
+            audit?.awaitConfirmation()
             return confirmationRequest(token: issued, tool: tool, operation: operation, preview: preview, changed: changed)
         }
         // The executor previews, asks, and runs only what was confirmed (asking again when the
         // rows changed meanwhile).
         let confirmer = ElicitationConfirmer(elicit: elicit)
+        audit?.beginWrite(statements, confirmation: .elicitation)
         do {
-            return try await execute(statements, operation: operation, through: executor.withDelegate(confirmer))
+            return try await execute(
+                statements, operation: operation, through: executor.withDelegate(confirmer), confirmation: .elicitation)
         } catch .confirmationDeclined {
             if let failure = confirmer.lastFailure {
                 throw ToolCallError("The confirmation request to the client failed (\(failure)); nothing was changed.")
@@ -88,6 +98,7 @@ struct WriteConfirmationFlow: Sendable {
         carried: [String: Value] = [:], preamble: String? = nil
     ) async throws -> ToolOutput {
         var changedNote: String?
+        audit?.beginWrite(statements, confirmation: .retry)
         if let claim = try roundTrip.claim(fingerprint: fingerprint), let response = roundTrip.response {
             let redeemed = await tokens.redeem(claim.token, for: fingerprint)
             guard case .success(let signature) = redeemed else {
@@ -103,7 +114,7 @@ struct WriteConfirmationFlow: Sendable {
                 throw ProtocolError.invalidParams("Invalid params: requestState does not match the preview it was issued with; nothing was changed.")
             }
             do {
-                return try await execute(statements, operation: operation, confirmed: true, matching: signature)
+                return try await execute(statements, operation: operation, confirmed: true, matching: signature, confirmation: .retry)
             } catch .changedSincePreview(let previewed, let now) {
                 changedNote = SwiftDBAIError.changedSincePreview(previewedRows: previewed, rowsNow: now).description
             }
@@ -113,6 +124,7 @@ struct WriteConfirmationFlow: Sendable {
         let state = roundTrip.state(
             token: issued, fingerprint: fingerprint, signature: preview.signature, lifetime: tokens.lifetime, carried: carried)
         let question = ElicitationConfirmer.message(statements, operation: operation, preview: preview, note: changedNote)
+        audit?.awaitConfirmation()
         throw roundTrip.inputRequired(message: Self.prefixed(question, with: preamble), state: state)
     }
 
@@ -166,9 +178,11 @@ struct WriteConfirmationFlow: Sendable {
     /// Runs the statements and describes the result.
     private func execute(
         _ statements: [BoundStatement], operation: SQLOperation, confirmed: Bool = false,
-        matching signature: ChangeSignature? = nil, through executor: SQLExecutor? = nil
+        matching signature: ChangeSignature? = nil, through executor: SQLExecutor? = nil, confirmation: AuditConfirmation
     ) async throws(SwiftDBAIError) -> ToolOutput {
-        let result = try await (executor ?? self.executor).execute(
+        var executor = executor ?? self.executor
+        if let audit { executor = executor.withJournal(audit.journal(confirmation)) }
+        let result = try await executor.execute(
             statements, expecting: operation, confirmed: confirmed, matching: signature)
         var text = "\(operation.sqlKeyword): \(result.rowsAffected) row\(result.rowsAffected == 1 ? "" : "s") affected"
         if let rowID = result.lastInsertRowID { text += ", last rowid \(rowID)" }

@@ -33,8 +33,12 @@ package actor HTTPSessionStreams {
     /// How many server messages wait for a GET stream at most.
     static let maximumQueued = 256
 
-    init(logger: Logger) {
+    /// The session's id and token digest, for audit records.
+    nonisolated let origin: ClientOrigin
+
+    init(logger: Logger, origin: ClientOrigin = .http(session: nil, tokenSHA256: nil)) {
         self.logger = logger
+        self.origin = origin
     }
 
     /// How long nothing happened: no request in flight, none received, none answered since.
@@ -143,6 +147,7 @@ private struct RequestChannel: ReplyChannel {
     let streams: HTTPSessionStreams
     let id: ID?
     var scope: Int { 0 }
+    var origin: ClientOrigin { streams.origin }
 
     func send(_ data: Data) async throws {
         await streams.send(data, for: id, isFinal: false)

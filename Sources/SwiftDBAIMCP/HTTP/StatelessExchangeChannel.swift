@@ -9,18 +9,19 @@ import MCP
 struct StatelessExchangeChannel: ReplyChannel {
     let scope: Int
     let events: Bool
+    let origin: ClientOrigin
     private let continuation: AsyncStream<HTTPOutgoing>.Continuation
 
     /// The channel of request `id`, its stream, and the cancellation of the request when the
     /// stream's reader goes away first.
     static func open(
-        id: ID, scope: Int, events: Bool, dispatcher: MessageDispatcher
+        id: ID, scope: Int, events: Bool, origin: ClientOrigin, dispatcher: MessageDispatcher
     ) -> (channel: StatelessExchangeChannel, stream: AsyncStream<HTTPOutgoing>) {
         let (stream, continuation) = AsyncStream.makeStream(of: HTTPOutgoing.self)
         continuation.onTermination = { termination in
             if case .cancelled = termination { Task { await dispatcher.cancel(id, scope: scope) } }
         }
-        return (StatelessExchangeChannel(scope: scope, events: events, continuation: continuation), stream)
+        return (StatelessExchangeChannel(scope: scope, events: events, origin: origin, continuation: continuation), stream)
     }
 
     func send(_ data: Data) async throws {

@@ -39,6 +39,8 @@ package actor StreamableHTTPEndpoint {
     private nonisolated let stateless: MessageDispatcher
     /// The scope of the last stateless POST (each is its own id space).
     private nonisolated let scopes = Mutex(0)
+    /// The SHA-256 of the bearer token every accepted request carries, for audit records.
+    private nonisolated let tokenSHA256: String?
 
     package init(server: DBAIServer, options: HTTPServeOptions, logger: Logger) {
         self.server = server
@@ -46,6 +48,7 @@ package actor StreamableHTTPEndpoint {
         self.logger = logger
         gate = HTTPRequestGate(options: options)
         stateless = server.statelessDispatcher()
+        tokenSHA256 = options.authToken.map(ClientOrigin.digest(ofToken:))
     }
 
     /// The number of open sessions.
@@ -171,7 +174,8 @@ package actor StreamableHTTPEndpoint {
             number += 1
             return number
         }
-        let (channel, stream) = StatelessExchangeChannel.open(id: id, scope: scope, events: events, dispatcher: stateless)
+        let (channel, stream) = StatelessExchangeChannel.open(
+            id: id, scope: scope, events: events, origin: .http(session: nil, tokenSHA256: tokenSHA256), dispatcher: stateless)
         await stateless.receive(IncomingMessage.request(id: id, method: method, message: message), on: channel, meta: meta)
         return HTTPReply(status: 200, body: .messages(stream, sse: events))
     }
@@ -196,7 +200,9 @@ package actor StreamableHTTPEndpoint {
                 headers: [("Retry-After", "5")])
         }
         let sessionID = Self.newSessionID()
-        let session = Session(streams: HTTPSessionStreams(logger: logger), dispatcher: server.sessionDispatcher())
+        let session = Session(
+            streams: HTTPSessionStreams(logger: logger, origin: .http(session: sessionID, tokenSHA256: tokenSHA256)),
+            dispatcher: server.sessionDispatcher())
         sessions[sessionID] = session
         logger.info("Session \(sessionID.prefix(8))… opened (\(sessions.count) open)")
         Task { await self.watch(sessionID, session: session) }

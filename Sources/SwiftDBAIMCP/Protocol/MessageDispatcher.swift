@@ -218,7 +218,9 @@ actor MessageDispatcher {
         var meta = meta
         if meta == nil { meta = try StatelessMeta.parse(params) }
         if let meta {
-            return ClientFacts(era: .stateless, capabilities: meta.capabilities, logLevel: meta.logLevel, state: statelessState)
+            return ClientFacts(
+                era: .stateless, capabilities: meta.capabilities, logLevel: meta.logLevel, statelessClientInfo: meta.clientInfo,
+                state: statelessState)
         }
         guard let session else {
             throw .invalidParams(

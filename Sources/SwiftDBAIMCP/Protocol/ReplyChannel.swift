@@ -10,6 +10,8 @@ import Foundation
 protocol ReplyChannel: Sendable {
     /// The id space of the channel's requests.
     var scope: Int { get }
+    /// How the channel's requests reach the server (for audit records).
+    var origin: ClientOrigin { get }
     /// Sends a message that belongs to the request but does not end it: a notification
     /// (progress, log) or a request to the client (elicitation, sampling).
     func send(_ data: Data) async throws
@@ -22,4 +24,5 @@ protocol ReplyChannel: Sendable {
 
 extension ReplyChannel {
     func abandon() async {}
+    var origin: ClientOrigin { .stdio }
 }

@@ -47,6 +47,9 @@ struct ClientFacts: Sendable {
     let capabilities: [String: Value]?
     /// The level of `notifications/message` the client wants; nil for none.
     let logLevel: LogLevel?
+    /// The `clientInfo` of a stateless request's `_meta`; nil in the handshake era (the
+    /// session's ``ClientSession/client`` holds it).
+    var statelessClientInfo: Value? = nil
     /// The conversations, confirmation tokens and read prompts the request uses: its session's,
     /// or (stateless) the server's, shared by handles every client must present.
     let state: ClientSession
@@ -64,6 +67,14 @@ struct ClientFacts: Sendable {
         switch era {
         case .handshake: state.showsApps
         case .stateless: AppsExtension.isDeclared(inCapabilities: capabilities.map(Value.object))
+        }
+    }
+
+    /// The client's `clientInfo` and protocol revision.
+    var identity: (info: Value?, protocolVersion: String?) {
+        switch era {
+        case .handshake: state.client
+        case .stateless: (statelessClientInfo, ProtocolRevision.stateless)
         }
     }
 

@@ -5,6 +5,8 @@ struct StatelessMeta: Sendable {
     let version: String
     let capabilities: [String: Value]
     let logLevel: LogLevel?
+    /// `_meta["io.modelcontextprotocol/clientInfo"]`, as sent (for audit records).
+    var clientInfo: Value? = nil
 
     /// The fields of a stateless request, nil for a request of the handshake era (its `_meta`
     /// names no protocol version and no client capabilities).
@@ -33,6 +35,7 @@ struct StatelessMeta: Sendable {
             }
             level = parsed
         }
-        return StatelessMeta(version: version, capabilities: capabilities, logLevel: level)
+        return StatelessMeta(
+            version: version, capabilities: capabilities, logLevel: level, clientInfo: meta[ProtocolRevision.MetaKey.clientInfo])
     }
 }

@@ -16,6 +16,9 @@ import SwiftDBAIChat
 final class ClientSession: Sendable {
     private struct State {
         var capabilities: [String: Value]?
+        /// `clientInfo` and the negotiated revision, from `initialize`.
+        var clientInfo: Value?
+        var protocolVersion: String?
         var logLevel: LogLevel = .warning
         var showsApps = false
     }
@@ -37,13 +40,22 @@ final class ClientSession: Sendable {
 
     /// Records what `initialize` declared: its capabilities, and whether the session shows the
     /// result view (MCP Apps). False, changing nothing, when the session was initialized already.
-    func initialize(capabilities: [String: Value], showsApps: Bool) -> Bool {
+    func initialize(
+        capabilities: [String: Value], showsApps: Bool, clientInfo: Value? = nil, protocolVersion: String? = nil
+    ) -> Bool {
         state.withLock { state in
             guard state.capabilities == nil else { return false }
             state.capabilities = capabilities
             state.showsApps = showsApps
+            state.clientInfo = clientInfo
+            state.protocolVersion = protocolVersion
             return true
         }
+    }
+
+    /// The `clientInfo` and the revision negotiated in `initialize`; nil before it.
+    var client: (info: Value?, protocolVersion: String?) {
+        state.withLock { ($0.clientInfo, $0.protocolVersion) }
     }
 
     /// The capabilities declared in `initialize`; nil before it.

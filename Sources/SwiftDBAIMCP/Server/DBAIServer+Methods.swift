@@ -93,11 +93,15 @@ extension DBAIServer {
         let requested = context.params["protocolVersion"]?.stringValue ?? ""
         // MCP Apps: declared back, and the view offered, only to a client that declared it.
         let apps = configuration.offersViews && AppsExtension.isDeclared(inInitialize: .object(context.params))
-        guard context.client.state.initialize(capabilities: context.params["capabilities"]?.objectValue ?? [:], showsApps: apps) else {
+        let negotiated = ProtocolRevision.negotiated(requested)
+        guard context.client.state.initialize(
+            capabilities: context.params["capabilities"]?.objectValue ?? [:], showsApps: apps,
+            clientInfo: context.params["clientInfo"], protocolVersion: negotiated)
+        else {
             throw ProtocolError.invalidRequest("Invalid Request: the session is already initialized.")
         }
         return [
-            "protocolVersion": .string(ProtocolRevision.negotiated(requested)),
+            "protocolVersion": .string(negotiated),
             "capabilities": serverCapabilities(apps: apps),
             "serverInfo": serverInfo,
             "instructions": .string(instructions),

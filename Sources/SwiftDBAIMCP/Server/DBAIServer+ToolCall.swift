@@ -33,12 +33,14 @@ extension DBAIServer {
         let naming = configuration.toolNaming
         let exports = exports
         let showsApps = showsApps(client)
+        let attempt = auditAttempt(name, context)
         let catalog = DatabaseCatalog(databases: databases, chat: chat) { database in
-            ToolCallContext(
+            attempt?.setDatabase(database)
+            return ToolCallContext(
                 database: database,
                 writes: WriteConfirmationFlow(
                     executor: database.executor, tokens: client.state.tokens(for: database.name), confirmsDestructiveWrites: confirmsWrites,
-                    elicit: elicit, roundTrip: roundTrip, database: database.name),
+                    elicit: elicit, roundTrip: roundTrip, database: database.name, audit: attempt),
                 progress: progress,
                 chat: chat,
                 naming: naming,
@@ -51,8 +53,13 @@ extension DBAIServer {
                 name, arguments: arguments, availability: ToolAvailability(hasLanguageModel: hasModel, showsApps: showsApps),
                 catalog: catalog)
         } catch let request as InputRequired {
+            attempt?.finish(failure: nil)
             return request.json
+        } catch {
+            attempt?.finish(failure: Self.auditedFailure(error))
+            throw error
         }
+        attempt?.finish(result)
         if result.isError == true {
             let message = result.content.first.flatMap { content -> String? in
                 if case .text(let text, _, _) = content { return text }
@@ -64,6 +71,27 @@ extension DBAIServer {
             await log(.debug, "\(name) succeeded", context)
         }
         return result.json
+    }
+
+    /// The audit record of a call (`--audit-log`): for a tool that writes or may write (`ask`),
+    /// and with `--audit-reads` for every other; nil otherwise, so reads cost nothing more.
+    private func auditAttempt(_ name: String, _ context: RequestContext) -> AuditAttempt? {
+        guard let audit else { return nil }
+        let tool = registry.tool(named: name)
+        let writes = tool?.operation.isWrite ?? false
+        guard writes || tool is AskTool || audit.settings.recordsReads else { return nil }
+        return AuditAttempt(
+            log: audit, tool: name, client: AuditRecord.client(context.client, origin: context.peer.channel.origin),
+            isWrite: writes, arguments: context.params["arguments"]?.objectValue, logger: logger)
+    }
+
+    /// The code and message an audit line gives a call that threw.
+    private static func auditedFailure(_ error: any Error) -> (code: String, message: String) {
+        switch error {
+        case is CancellationError: ("cancelled", "The call was cancelled; nothing was changed.")
+        case let error as ProtocolError: ("invalid_params", error.message)
+        default: ("invalid_params", "\(error)")
+        }
     }
 
     /// The progress token of a request (`_meta.progressToken`: a string or an integer).

@@ -30,17 +30,22 @@ public final class DBAIServer: Sendable {
     let statelessState: ClientSession
     /// Signs the `requestState` of 2026-07-28 confirmations (a key of this process).
     let requestStates = RequestStateSigner()
+    /// The audit log (`--audit-log`); nil records nothing.
+    let audit: AuditLog?
 
     /// Opens the databases and checks the configuration and the metadata against their schemas.
     ///
     /// - Throws: ``DBAIServerConfigurationError`` for a missing or non-SQLite file, an extension
     ///   that does not load, an unknown table in `--tables`/`--write-tables`, writable tables
-    ///   without writes, a bad or duplicate database name, or metadata that does not fit.
+    ///   without writes, a bad or duplicate database name, metadata that does not fit, or an audit
+    ///   log that cannot be written.
     public init(configuration: DBAIServerConfiguration, logger: Logger = Logger(label: "dbai-mcp")) throws(DBAIServerConfigurationError) {
         self.configuration = configuration
         self.logger = logger
         if let limit = configuration.sqliteMemoryLimit { SQLiteMemoryLimit.apply(bytes: limit) }
         databases = try ServedDatabase.openAll(configuration)
+        audit = try configuration.audit.map { (settings) throws(DBAIServerConfigurationError) in try AuditLog(settings) }
+        if let audit { try AuditRecovery.complete(audit, databases: databases, logger: logger) }
         exports = ExportDestination(
             store: ExportStore(settings: configuration.exports),
             directory: try configuration.exports.directory.map { (path) throws(DBAIServerConfigurationError) in try ExportDirectory(path) })
@@ -65,6 +70,8 @@ public final class DBAIServer: Sendable {
     /// where the server cannot ask mid-call) there is no delegate: such a write is refused with
     /// the SQL to run by hand.
     func chatExecutor(_ executor: SQLExecutor, client: ClientFacts, link: ConversationLink) -> SQLExecutor {
+        let executor = audit == nil ? executor : executor.withJournal(LinkedAuditJournal(
+            link: link, unconfirmed: !(configuration.chat.confirmsWrites && configuration.confirmsDestructiveWrites)))
         guard configuration.confirmsDestructiveWrites else { return executor.confirming([]) }
         guard client.era == .handshake, client.supportsElicitation else { return executor }
         return executor.withDelegate(ElicitationConfirmer(

@@ -45,6 +45,9 @@ public struct DBAIServerConfiguration: Sendable {
     /// Whether hosts that show MCP Apps views get the result view (`ui://dbai/result`); false
     /// with `--no-ui`.
     public var offersViews = true
+    /// Where every write attempt is recorded, and how (`--audit-log`, `--audit-reads`,
+    /// `--audit-redact-values`, `--audit-log-max-mb`); nil records nothing.
+    public var audit: AuditSettings?
 
     /// The default SQLite heap limit: 64 MiB.
     public static let defaultSQLiteMemoryLimit = 64 << 20
@@ -117,6 +120,8 @@ public enum DBAIServerConfigurationError: Error, Sendable, Hashable, CustomStrin
     case hiddenTableListed(String, database: String)
     /// `--export-dir` is not a directory the server can write.
     case exportDirectory(String, reason: String)
+    /// The audit log cannot be opened, written, locked or checked.
+    case auditLog(String, reason: String)
     /// The metadata file is missing or malformed, an entry names something the database does
     /// not have, or a canned query cannot serve as a tool; `entry` is its path in the file
     /// (`databases.chinook.tables.Album`).
@@ -148,6 +153,8 @@ public enum DBAIServerConfigurationError: Error, Sendable, Hashable, CustomStrin
             return "--write-tables names \(name), which --tables or the metadata hides. Make it visible or remove it from --write-tables."
         case .exportDirectory(let path, let reason):
             return "--export-dir \(path): \(reason). Give an existing directory the server may write."
+        case .auditLog(let path, let reason):
+            return "--audit-log \(path): \(reason)."
         case .writableTablesWithoutWrites:
             return "--write-tables needs an allowlist with writes: add --allow standard (or unrestricted)."
         case .invalidToolPrefix(let prefix):

@@ -53,12 +53,16 @@ struct AskTool: DatabaseTool {
         let response: ChatResponse
         do {
             let step = Mutex<ChatStep?>(nil)
-            response = try await link.answering(chat.peer) {
+            response = try await link.answering(chat.peer, audit: context.writes.audit) {
                 try await ProgressReporter.reporting(context.progress, status: { step.withLock { $0 }?.description }) {
                     try await engine.send(question) { current in step.withLock { $0 = current } }
                 }
             }
         } catch ChatError.refused(let sql, let refusal) {
+            // The model proposed a write that did not run (yet): an attempt all the same.
+            if let audit = context.writes.audit, (try? context.executor.classifyNow(sql))?.operation.isWrite == true {
+                audit.beginWrite([BoundStatement(sql: sql)], confirmation: refusal.code == .confirmationDeclined ? .elicitation : nil)
+            }
             if case .confirmationRequired(let operation, _) = refusal,
                let output = try await context.writes.confirmModelWrite(sql: sql, operation: operation, question: question, conversation: id) {
                 return Self.modelWriteOutput(output, sql: sql, conversation: id).fitted(to: context.budget)

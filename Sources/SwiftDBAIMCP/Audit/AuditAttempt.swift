@@ -1,0 +1,248 @@
+import Foundation
+import Logging
+import MCP
+import SwiftDBAI
+
+/// The audit record of one tool call: a write attempt (through `insert`, `update`, `delete`, a
+/// canned write, or a write `ask`'s model proposed) ends in exactly one line whose outcome is
+/// `committed`, `rolled_back` or `refused`; a write that reaches its commit is preceded by a
+/// `pending` line with the same id, written durably before the commit. With `--audit-reads`,
+/// every other call ends in a `read` or `failed` line.
+final class AuditAttempt: Sendable {
+    let log: AuditLog
+    /// Shared by the lines of this attempt.
+    let id = UUID().uuidString.lowercased()
+    let tool: String
+    /// The client as the lines name it (``AuditRecord/client(_:origin:)``).
+    let client: Value
+    private let logger: Logger
+    /// The call's arguments, kept for a read's line (`--audit-reads`).
+    private let arguments: [String: Value]?
+    private let state: Mutex<State>
+
+    private struct State {
+        var database: (name: String, file: String)?
+        var statements: [BoundStatement] = []
+        var confirmation: AuditConfirmation?
+        /// A write attempt (else, a read).
+        var isWrite: Bool
+        /// The outcome line is written (or failed after its write had committed).
+        var isFinished = false
+        /// The statements ran and were rolled back.
+        var rollback: SwiftDBAIError?
+        /// Nothing ran yet: a confirmation was asked for.
+        var awaitingConfirmation = false
+    }
+
+    /// - Parameter isWrite: the tool writes (a write tool or a canned write); `ask` becomes a
+    ///   write attempt when its model proposes a write.
+    init(log: AuditLog, tool: String, client: Value, isWrite: Bool, arguments: [String: Value]?, logger: Logger) {
+        self.log = log
+        self.tool = tool
+        self.client = client
+        self.logger = logger
+        self.arguments = log.settings.recordsReads ? arguments : nil
+        state = Mutex(State(isWrite: isWrite))
+    }
+
+    // MARK: - What the call does
+
+    /// The database the call works on.
+    func setDatabase(_ database: ServedDatabase) {
+        let file = AuditRecord.absolutePath(database.executor.path)
+        state.withLock { $0.database = (database.name, file) }
+    }
+
+    /// The call is about to write these statements.
+    func beginWrite(_ statements: [BoundStatement], confirmation: AuditConfirmation? = nil) {
+        state.withLock { state in
+            state.isWrite = true
+            state.statements = statements
+            if let confirmation { state.confirmation = confirmation }
+        }
+    }
+
+    /// The write waits for the user's confirmation: nothing ran (a preview and a token, or an
+    /// `input_required` result).
+    func awaitConfirmation() {
+        state.withLock { $0.awaitingConfirmation = true }
+    }
+
+    /// The journal of the executor that runs the write, for a write confirmed as `confirmation`
+    /// says when its policy asks for a confirmation (or whatever it asks, when `always`).
+    func journal(_ confirmation: AuditConfirmation, always: Bool = false) -> AuditJournal {
+        AuditJournal(attempt: self, confirmation: confirmation, always: always)
+    }
+
+    // MARK: - The journal's lines
+
+    /// Writes the `pending` line, durably, before the commit.
+    func prepare(_ write: JournaledWrite, confirmation: AuditConfirmation) throws(AuditLogError) {
+        let record = state.withLock { state in
+            state.isWrite = true
+            state.statements = write.statements
+            state.confirmation = confirmation
+            return self.record(.pending, state)
+        }
+        var line = record
+        line.setChanges(write)
+        try log.append(line.bytes, durable: true, opening: id)
+    }
+
+    /// Writes the `committed` line, durably, before the call answers. The write is committed
+    /// whatever happens here: when the line cannot be written, the `pending` line stands (the
+    /// next start-up checks it against the database and completes the log).
+    func committed(_ write: JournaledWrite) {
+        var line = state.withLock { state in
+            state.isFinished = true
+            state.rollback = nil
+            return self.record(.committed, state)
+        }
+        line.setChanges(write)
+        do {
+            try log.append(line.bytes, durable: true, closing: id)
+        } catch {
+            logger.error("audit: the outcome of committed write \(id) could not be written (\(error.description)); its pending line stands")
+        }
+    }
+
+    /// The write ran and was rolled back. After a `pending` line, the outcome is written now;
+    /// otherwise when the call ends (the rollback may be followed by another try).
+    func rolledBack(_ statements: [BoundStatement], prepared: JournaledWrite?, error: SwiftDBAIError) {
+        let line = state.withLock { state -> AuditRecord? in
+            state.isWrite = true
+            state.statements = statements
+            state.rollback = error
+            guard prepared != nil else { return nil }
+            state.isFinished = true
+            var line = self.record(.rolledBack, state)
+            line.setReason(code: error.code.rawValue, message: error.description)
+            return line
+        }
+        guard let line else { return }
+        do {
+            try log.append(line.bytes, durable: true, closing: id)
+        } catch {
+            logger.error("audit: the rollback of write \(id) could not be recorded (\(error.description)); its pending line stands")
+        }
+    }
+
+    // MARK: - The end of the call
+
+    /// Ends the attempt with the call's result.
+    func finish(_ result: CallTool.Result) {
+        let code = result._meta?.fields[ToolRegistry.errorCodeKey]?.stringValue
+        let message = result.content.first.flatMap { content -> String? in
+            if case .text(let text, _, _) = content { return text }
+            return nil
+        }
+        finish(failure: result.isError == true ? (code ?? "error", message ?? "") : nil, structured: result.structuredContent)
+    }
+
+    /// Ends the attempt with an error the call threw, or (`failure` nil) a success.
+    func finish(failure: (code: String, message: String)?, structured: Value? = nil) {
+        let line = state.withLock { state -> AuditRecord? in
+            guard !state.isFinished else { return nil }
+            state.isFinished = true
+            if state.isWrite {
+                if let rollback = state.rollback {
+                    var line = record(.rolledBack, state)
+                    line.setReason(code: rollback.code.rawValue, message: rollback.description)
+                    return line
+                }
+                var line = record(.refused, state)
+                if let failure {
+                    line.setReason(code: failure.code, message: failure.message)
+                } else if state.awaitingConfirmation {
+                    line.setReason(
+                        code: SwiftDBAIError.Code.confirmationRequired.rawValue,
+                        message: "Nothing ran: a preview was returned and the user's confirmation is awaited.")
+                } else {
+                    line.setReason(code: "not_run", message: "The call ended without running the write.")
+                }
+                return line
+            }
+            guard log.settings.recordsReads else { return nil }
+            var line = record(failure == nil ? .read : .failed, state)
+            if let failure { line.setReason(code: failure.code, message: failure.message) }
+            if let arguments {
+                // The statement and values a read was given; other arguments by name only.
+                line["arguments"] = .array(arguments.keys.sorted().map { .string($0) })
+                if let sql = arguments["sql"]?.stringValue { line["sql"] = .string(sql) }
+                if arguments["params"] != nil, let values = try? ToolArguments(arguments).sqlArguments() {
+                    line["values"] = AuditRecord.values(values, redacting: log.settings.redactsValues)
+                }
+            }
+            if let count = structured?.objectValue?["row_count"]?.intValue { line["row_count"] = .int(count) }
+            return line
+        }
+        guard let line else { return }
+        do {
+            try log.append(line.bytes, durable: state.withLock { $0.isWrite })
+        } catch {
+            logger.error("audit: the outcome of \(tool) call \(id) could not be written (\(error.description))")
+        }
+    }
+
+    /// The fields every line of the attempt shares.
+    private func record(_ outcome: AuditOutcome, _ state: State) -> AuditRecord {
+        var line = AuditRecord(id: id, kind: state.isWrite ? "write" : "read", tool: tool, client: client, outcome: outcome)
+        if let database = state.database { line.setDatabase(name: database.name, file: database.file) }
+        if state.isWrite || !state.statements.isEmpty {
+            line.setStatements(state.statements, redacting: log.settings.redactsValues)
+        }
+        if let confirmation = state.confirmation, state.isWrite { line["confirmation"] = .string(confirmation.rawValue) }
+        return line
+    }
+}
+
+/// The ``WriteJournal`` of one attempt's executor: it tells the attempt how the write was
+/// confirmed.
+struct AuditJournal: WriteJournal {
+    let attempt: AuditAttempt
+    /// How the caller confirmed the write, when its policy asks for a confirmation.
+    let confirmation: AuditConfirmation
+    /// The confirmation applies whatever the policy (`ask` under `--no-confirm`).
+    let always: Bool
+
+    private func confirmation(of write: JournaledWrite) -> AuditConfirmation {
+        if write.confirmedByDelegate { return .elicitation }
+        return always || write.needsConfirmation ? confirmation : .notNeeded
+    }
+
+    func writeWillCommit(_ write: JournaledWrite) throws {
+        try attempt.prepare(write, confirmation: confirmation(of: write))
+    }
+
+    func writeDidCommit(_ write: JournaledWrite) {
+        attempt.committed(write)
+    }
+
+    func writeDidRollBack(_ statements: [BoundStatement], prepared: JournaledWrite?, error: SwiftDBAIError) {
+        attempt.rolledBack(statements, prepared: prepared, error: error)
+    }
+}
+
+/// The journal of an `ask` conversation's executor: it records into the attempt of the question
+/// being answered (the conversation outlives each call). A write the delegate confirmed was
+/// confirmed by elicitation; under `--no-confirm` (`unconfirmed`), none was.
+struct LinkedAuditJournal: WriteJournal {
+    let link: ConversationLink
+    let unconfirmed: Bool
+
+    private var journal: AuditJournal? {
+        link.audit.map { $0.journal(unconfirmed ? .noConfirm : .elicitation, always: unconfirmed) }
+    }
+
+    func writeWillCommit(_ write: JournaledWrite) throws {
+        try journal?.writeWillCommit(write)
+    }
+
+    func writeDidCommit(_ write: JournaledWrite) {
+        journal?.writeDidCommit(write)
+    }
+
+    func writeDidRollBack(_ statements: [BoundStatement], prepared: JournaledWrite?, error: SwiftDBAIError) {
+        journal?.writeDidRollBack(statements, prepared: prepared, error: error)
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+import MCP
+import SwiftDBAI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The audit log file (`--audit-log`): JSON Lines, appended whole, one `write` system call per
+/// line, made durable (`fdatasync`) before a write it records is committed or reported.
+///
+/// - The file is opened again for each line, so a log moved away, removed, or replaced by
+///   something that cannot be written (a read-only file, a full device) is noticed at once: the
+///   line fails, and the write it records is refused.
+/// - A line that could not be written whole is cut off again (the file ends in a newline after
+///   every append); when even that fails, the log is damaged and every later write is refused.
+/// - Past ``AuditSettings/maxBytes`` the file is renamed `FILE.1` (older ones shift to `FILE.2`,
+///   …; none is deleted) before the next line, never between the `pending` line of a write and
+///   its outcome, so a write's lines are always in one file.
+/// - One process at a time: `FILE.lock` is held (`flock`) while the server runs.
+final class AuditLog: Sendable {
+    /// The absolute path of the log.
+    let path: String
+    let settings: AuditSettings
+    private let lockDescriptor: Int32
+    private let state = Mutex(State())
+
+    private struct State {
+        /// Attempts whose `pending` line is written and whose outcome is not yet.
+        var inFlight: Set<String> = []
+        /// Why the log cannot be appended to any more (a line could not be cut off).
+        var damage: String?
+    }
+
+    /// How much of the end of the log start-up reads to find writes left `pending`.
+    static let recoveryWindow = 16 << 20
+
+    /// Opens (creating it when missing) and locks the log, and cuts off a last line a killed
+    /// process left unfinished.
+    ///
+    /// - Throws: ``DBAIServerConfigurationError/auditLog(_:reason:)`` when the file cannot be
+    ///   created or written, is not a regular file, or another process holds it.
+    init(_ settings: AuditSettings) throws(DBAIServerConfigurationError) {
+        let path = settings.path.hasPrefix("/") ? settings.path : FileManager.default.currentDirectoryPath + "/" + settings.path
+        self.path = path
+        self.settings = settings
+        let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else {
+            throw .auditLog(settings.path, reason: "its lock file \(path).lock cannot be created (\(Self.reason(errno))); give a file in a directory the server may write")
+        }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(lock)
+            throw .auditLog(
+                settings.path,
+                reason: code == EWOULDBLOCK
+                    ? "another dbai-mcp process is writing this audit log; give each server its own file"
+                    : "it cannot be locked (\(Self.reason(code)))")
+        }
+        lockDescriptor = lock
+        do throws(AuditLogError) {
+            let file = try Self.openForAppend(path)
+            close(file.descriptor)
+            let repaired = open(path, O_RDWR | O_CLOEXEC)
+            guard repaired >= 0 else { throw AuditLogError("it cannot be opened for reading and writing (\(Self.reason(errno)))") }
+            defer { close(repaired) }
+            try Self.cutUnfinishedLine(repaired)
+        } catch {
+            close(lock)
+            throw .auditLog(settings.path, reason: error.description + "; give a regular file the server may write")
+        }
+    }
+
+    deinit {
+        close(lockDescriptor)
+    }
+
+    /// Appends one line (a JSON object, without its newline). `durable` waits until it is on the
+    /// disk. `opening` marks the `pending` line of a write whose outcome follows; `closing`, that
+    /// outcome (the log may rotate again once no write is between the two).
+    ///
+    /// - Throws: ``AuditLogError`` when the line is not in the log (nothing of it is left there).
+    func append(_ line: [UInt8], durable: Bool, opening: String? = nil, closing: String? = nil) throws(AuditLogError) {
+        try state.withLock { (state) throws(AuditLogError) in
+            // An outcome never rotates: it goes in the file of its pending line.
+            let mayRotate = state.inFlight.isEmpty
+            if let closing { state.inFlight.remove(closing) }
+            if let damage = state.damage { throw AuditLogError(damage) }
+            if let maxBytes = settings.maxBytes, mayRotate { rotateIfFull(adding: line.count + 1, maxBytes: maxBytes) }
+            let file = try Self.openForAppend(path)
+            defer { close(file.descriptor) }
+            do throws(AuditLogError) {
+                try Self.writeAll(line + [UInt8(ascii: "\n")], to: file.descriptor)
+                if durable { try Self.sync(file.descriptor) }
+                if file.created { Self.syncDirectory(of: path) }
+            } catch {
+                // Nothing of a failed line may stay: the next one would be glued to it.
+                if ftruncate(file.descriptor, off_t(file.size)) != 0 {
+                    state.damage = "the audit log \(path) holds part of a line that could not be removed (\(Self.reason(errno))); restart the server"
+                }
+                throw error
+            }
+            if let opening { state.inFlight.insert(opening) }
+        }
+    }
+
+    /// The `pending` lines near the end of the log with no outcome after them: writes a process
+    /// was killed between recording and committing (or reporting).
+    func unresolvedPending() -> [[String: Value]] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        let size = (try? handle.seekToEnd()) ?? 0
+        let start = size > UInt64(Self.recoveryWindow) ? size - UInt64(Self.recoveryWindow) : 0
+        guard (try? handle.seek(toOffset: start)) != nil, let data = try? handle.readToEnd() else { return [] }
+        var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+        if start > 0, !lines.isEmpty { lines.removeFirst() }  // most likely the end of a line
+        var pending: [String: [String: Value]] = [:]
+        var order: [String] = []
+        for line in lines {
+            guard case .object(let entry)? = try? JSONMessageParser.parse(Data(line)), let id = entry["id"]?.stringValue else { continue }
+            if entry["outcome"]?.stringValue == AuditOutcome.pending.rawValue {
+                pending[id] = entry
+                order.append(id)
+            } else {
+                pending[id] = nil
+            }
+        }
+        return order.compactMap { pending[$0] }
+    }
+
+    // MARK: - Rotation
+
+    /// Renames the log to `FILE.1` (shifting older ones up) when `adding` bytes would take it
+    /// past `maxBytes`. A log that cannot be rotated keeps growing (nothing is lost).
+    private func rotateIfFull(adding: Int, maxBytes: Int) {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_size > 0, Int(status.st_size) + adding > maxBytes else { return }
+        var highest = 0
+        while access("\(path).\(highest + 1)", F_OK) == 0 { highest += 1 }
+        for number in stride(from: highest, through: 1, by: -1) {
+            guard rename("\(path).\(number)", "\(path).\(number + 1)") == 0 else { return }
+        }
+        guard rename(path, "\(path).1") == 0 else { return }
+        Self.syncDirectory(of: path)
+    }
+
+    // MARK: - Files
+
+    private struct OpenFile {
+        let descriptor: Int32
+        let size: Int
+        let created: Bool
+    }
+
+    /// Opens the log for appending, creating it when missing; refuses anything but a regular file.
+    private static func openForAppend(_ path: String) throws(AuditLogError) -> OpenFile {
+        var created = false
+        var descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        if descriptor < 0, errno == ENOENT {
+            descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            created = descriptor >= 0
+        }
+        guard descriptor >= 0 else { throw AuditLogError("the audit log \(path) cannot be opened for writing (\(reason(errno)))") }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw AuditLogError("the audit log \(path) is not a regular file")
+        }
+        return OpenFile(descriptor: descriptor, size: Int(status.st_size), created: created)
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(AuditLogError) {
+        var offset = 0
+        while offset < bytes.count {
+            let wrote = bytes.withUnsafeBytes { buffer in
+                write(descriptor, buffer.baseAddress.map { $0 + offset }, bytes.count - offset)
+            }
+            if wrote < 0, errno == EINTR { continue }
+            guard wrote > 0 else { throw AuditLogError("the audit log cannot be written (\(reason(wrote == 0 ? EIO : errno)))") }
+            offset += wrote
+        }
+    }
+
+    private static func sync(_ descriptor: Int32) throws(AuditLogError) {
+        while fdatasync(descriptor) != 0 {
+            guard errno == EINTR else { throw AuditLogError("the audit log cannot be written to disk (\(reason(errno)))") }
+        }
+    }
+
+    /// Makes a new or renamed file's name durable.
+    private static func syncDirectory(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    /// Cuts off the last line when it has no newline: a process was killed while writing it, or
+    /// a write failed halfway and could not be undone. Such a line never recorded a write that
+    /// was reported (a write waits for its line).
+    private static func cutUnfinishedLine(_ descriptor: Int32) throws(AuditLogError) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw AuditLogError("the audit log cannot be read (\(reason(errno)))") }
+        var end = Int(status.st_size)
+        guard end > 0 else { return }
+        var byte: UInt8 = 0
+        guard pread(descriptor, &byte, 1, off_t(end - 1)) == 1 else { return }
+        guard byte != UInt8(ascii: "\n") else { return }
+        // Find the last newline, reading backwards in blocks.
+        let block = 64 * 1024
+        var buffer = [UInt8](repeating: 0, count: block)
+        var keep = 0
+        search: while end > 0 {
+            let start = max(0, end - block)
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, end - start, off_t(start)) }
+            guard count == end - start else { break }
+            for index in stride(from: count - 1, through: 0, by: -1) where buffer[index] == UInt8(ascii: "\n") {
+                keep = start + index + 1
+                break search
+            }
+            end = start
+        }
+        guard ftruncate(descriptor, off_t(keep)) == 0 else {
+            throw AuditLogError("its unfinished last line cannot be cut off (\(reason(errno)))")
+        }
+    }
+
+    static func reason(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}
+
+/// A line that could not be added to the audit log.
+struct AuditLogError: Error, Sendable, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
