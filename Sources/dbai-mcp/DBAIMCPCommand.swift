@@ -95,6 +95,16 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         "Rotate the audit log to FILE.1, FILE.2… (none deleted) when it would grow past this many MiB.", valueName: "MiB"))
     var auditLogMaxMB: Int?
 
+    @Option(name: .customLong("state-dir"), help: ArgumentHelp(
+        "Keep `ask` conversations in DIR/conversations.sqlite (created when missing; never in a served database), so a conversation_id continues after a restart.",
+        valueName: "dir"))
+    var stateDirectory: String?
+
+    @Option(name: .customLong("conversation-ttl"), help: ArgumentHelp(
+        "How long a conversation nobody continues is kept in --state-dir: seconds, or a number with s, m, h or d (default 7d).",
+        valueName: "duration"))
+    var conversationTTL: String?
+
     @Flag(name: .customLong("no-ui"), help: "Offer no MCP Apps view (ui://dbai/result) even to hosts that show them: results as text and structured content only.")
     var noUI = false
 
@@ -212,6 +222,13 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             throw ValidationError("--audit-log-max-mb must be from 1 to 1048576.")
         }
         if auditLog?.isEmpty == true { throw ValidationError("--audit-log needs a file path.") }
+        if stateDirectory?.isEmpty == true { throw ValidationError("--state-dir needs a directory path.") }
+        if let conversationTTL {
+            guard stateDirectory != nil else { throw ValidationError("--conversation-ttl needs --state-dir DIR.") }
+            guard Self.seconds(conversationTTL) != nil else {
+                throw ValidationError("--conversation-ttl \(conversationTTL) is not a duration: give seconds (3600) or a number with s, m, h or d (12h, 7d), more than 0.")
+            }
+        }
         guard maxResultBytes >= 4_096 else {
             throw ValidationError("--max-result-bytes must be at least 4096: every answer, schema pages included, must fit it.")
         }
@@ -312,6 +329,10 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         configuration.exports = ExportSettings(
             directory: exportDirectory, timeToLive: .seconds(exportTTLSeconds), maxBytes: exportMaxMB << 20)
         configuration.offersViews = !noUI
+        configuration.conversationArchive = stateDirectory.map { directory in
+            ConversationArchiveSettings(
+                directory: directory, timeToLive: .seconds(conversationTTL.flatMap(Self.seconds) ?? 7 * 24 * 3600))
+        }
         configuration.audit = auditLog.map { path in
             AuditSettings(
                 path: path, recordsReads: auditReads, redactsValues: auditRedactValues, maxBytes: auditLogMaxMB.map { $0 << 20 })
@@ -336,6 +357,20 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("dbai-mcp: \(error.description)\n".utf8))
             throw ExitCode(1)
         }
+    }
+
+    /// Seconds in a duration: `3600`, `45s`, `30m`, `12h`, `7d`; nil for anything else or 0.
+    static func seconds(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        var digits = Substring(trimmed)
+        var unit = 1
+        if let last = trimmed.last, let factor = units[last] {
+            unit = factor
+            digits = digits.dropLast()
+        }
+        guard let number = Int(digits), number > 0, number <= Int.max / unit / 1_000 else { return nil }
+        return number * unit
     }
 
     private static func list(_ text: String?) -> [String]? {

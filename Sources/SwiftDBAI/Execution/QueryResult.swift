@@ -92,13 +92,13 @@ public struct MutationResult: Sendable, Hashable, Codable {
 
 extension Duration {
     /// The duration in seconds, as a floating-point number.
-    var seconds: Double {
+    package var seconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     /// The duration in milliseconds, as a floating-point number.
-    var milliseconds: Double {
+    package var milliseconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }

@@ -42,6 +42,12 @@ public actor ChatEngine {
         public var question: String
         /// The SQL that answered it.
         public var sql: String
+
+        /// A turn, as kept for follow-ups (and restored from storage).
+        public init(question: String, sql: String) {
+            self.question = question
+            self.sql = sql
+        }
     }
 
     /// The answered questions kept for follow-ups, oldest first (at most the history window).
@@ -69,13 +75,17 @@ public actor ChatEngine {
 
     /// Creates an engine over an executor (its policy, limits and delegate apply to the model's SQL).
     ///
-    /// - Parameter readPrompts: The system prompts the model has already answered. Engines that
-    ///   share one model (one per conversation) should share it, so only the first request with a
-    ///   prompt gets ``ChatConfiguration/firstRequestTimeout``.
+    /// - Parameters:
+    ///   - readPrompts: The system prompts the model has already answered. Engines that share one
+    ///     model (one per conversation) should share it, so only the first request with a prompt
+    ///     gets ``ChatConfiguration/firstRequestTimeout``.
+    ///   - history: Turns of an earlier conversation to continue (kept up to the history window),
+    ///     for example read back from storage after a restart.
     public init(
         executor: SQLExecutor, model: any LanguageModel, configuration: ChatConfiguration = ChatConfiguration(),
-        readPrompts: ReadPrompts = ReadPrompts()
+        readPrompts: ReadPrompts = ReadPrompts(), history: [Turn] = []
     ) {
+        self.turns = Array(history.suffix(configuration.historyWindow))
         self.executor = executor
         self.model = model
         self.configuration = configuration

@@ -2,59 +2,90 @@ import Foundation
 import SwiftDBAI
 import SwiftDBAIChat
 
-/// The `ask` conversations of a server, by id: each keeps its own history window and stays on
-/// the database it started on. The oldest conversations are forgotten beyond ``capacity``.
+/// The `ask` conversations of a session (or of the stateless requests), by id: each keeps its own
+/// history window and stays on the database it started on. The oldest conversations are
+/// forgotten beyond ``capacity``.
+///
+/// With an ``archive`` (`--state-dir`), the conversations the server started are kept there
+/// after each answer: an id from before a restart (or from another session) continues, with the
+/// same engine for every session that holds it.
 actor ConversationStore {
     let capacity: Int
-    /// Only ids this store made continue a conversation (the store shared by stateless
-    /// clients: an id a client chose could meet another client's).
+    /// Only ids this store (or the archive) made continue a conversation (the store shared by
+    /// stateless clients: an id a client chose could meet another client's).
     let requiresKnownIDs: Bool
-    private var conversations: [String: (database: String, engine: ChatEngine, link: ConversationLink)] = [:]
+    let archive: ConversationArchive?
+    private var conversations: [String: LiveConversation] = [:]
     private var order: [String] = []
 
-    init(capacity: Int = 64, requiresKnownIDs: Bool = false) {
+    init(capacity: Int = 64, requiresKnownIDs: Bool = false, archive: ConversationArchive? = nil) {
         self.capacity = capacity
         self.requiresKnownIDs = requiresKnownIDs
+        self.archive = archive
     }
 
-    /// The database of a conversation still remembered.
+    /// The database of a conversation still remembered (or kept in the archive).
     func database(of id: String) -> String? {
-        conversations[id]?.database
+        if let known = conversations[id] ?? archive?.live(id) { return known.database }
+        return archive?.record(of: id)?.database
     }
 
     /// The engine of a conversation and its link to the request it answers, made with `make`
-    /// when the id is new (or nil: a new id).
+    /// (given the turns to continue from) when the id is new (or nil: a new id).
     ///
     /// - Throws: ``ToolCallError`` when the conversation started on another database, or (when
-    ///   ``requiresKnownIDs``) the id is not one this store made.
+    ///   ``requiresKnownIDs``) the id is not one this store or the archive made.
     func engine(
-        for id: String?, database: String, make: (ConversationLink) -> ChatEngine
+        for id: String?, database: String, make: (ConversationLink, [ChatEngine.Turn]) -> ChatEngine
     ) throws(ToolCallError) -> (id: String, engine: ChatEngine, link: ConversationLink) {
-        if requiresKnownIDs, let id, conversations[id] == nil {
-            throw ToolCallError(
-                "Unknown conversation_id \(Echo.clipped(id)): it expired, or was not made by this server process. "
-                    + "Ask without conversation_id to start a new conversation.",
-                code: .invalidArguments)
-        }
-        let key = id ?? UUID().uuidString.lowercased()
-        if let known = conversations[key] {
+        if let id, let known = conversations[id] ?? restored(id, make: make) {
             guard known.database == database else {
                 throw ToolCallError(
-                    "The conversation \(key) is about the database \(known.database), not \(database): ask the follow-up "
+                    "The conversation \(id) is about the database \(known.database), not \(database): ask the follow-up "
                         + "with database \(known.database), or start a new conversation (conversation_id null).",
                     code: .invalidArguments)
             }
-            order.removeAll { $0 == key }
-            order.append(key)
-            return (key, known.engine, known.link)
+            keep(known)
+            return (id, known.engine, known.link)
+        }
+        if requiresKnownIDs, let id {
+            throw ToolCallError(
+                "Unknown conversation_id \(Echo.clipped(id)): it expired, or was not made by this server. "
+                    + "Ask without conversation_id to start a new conversation.",
+                code: .invalidArguments)
         }
         let link = ConversationLink()
-        let engine = make(link)
-        conversations[key] = (database, engine, link)
-        order.append(key)
+        let conversation = LiveConversation(
+            id: id ?? UUID().uuidString.lowercased(), database: database, engine: make(link, []), link: link)
+        // Only ids the server made are kept beyond the session: one a client chose could meet another's.
+        if id == nil { archive?.register(conversation) }
+        keep(conversation)
+        return (conversation.id, conversation.engine, conversation.link)
+    }
+
+    /// Keeps the conversation's turns in the archive, after an answer.
+    func answered(_ id: String) async {
+        guard let archive, let conversation = archive.live(id) else { return }
+        archive.save(id, database: conversation.database, turns: await conversation.engine.turns)
+    }
+
+    /// A conversation another session holds, or one read back from the archive.
+    private func restored(_ id: String, make: (ConversationLink, [ChatEngine.Turn]) -> ChatEngine) -> LiveConversation? {
+        guard let archive else { return nil }
+        if let live = archive.live(id) { return live }
+        guard let record = archive.record(of: id) else { return nil }
+        let link = ConversationLink()
+        let conversation = LiveConversation(id: id, database: record.database, engine: make(link, record.turns), link: link)
+        archive.register(conversation)
+        return conversation
+    }
+
+    private func keep(_ conversation: LiveConversation) {
+        if conversations[conversation.id] != nil { order.removeAll { $0 == conversation.id } }
+        conversations[conversation.id] = conversation
+        order.append(conversation.id)
         if order.count > capacity {
             conversations[order.removeFirst()] = nil
         }
-        return (key, engine, link)
     }
 }

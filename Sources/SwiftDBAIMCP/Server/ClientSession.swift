@@ -33,8 +33,10 @@ final class ClientSession: Sendable {
 
     /// A session for the databases named; `stateless` for the state the stateless requests share
     /// (conversations continue only under ids the server made).
-    init(databases: [String], stateless: Bool = false) {
-        conversations = stateless ? ConversationStore(capacity: 256, requiresKnownIDs: true) : ConversationStore()
+    /// With an `archive` (`--state-dir`), conversations the server started outlive the process.
+    init(databases: [String], stateless: Bool = false, archive: ConversationArchive? = nil) {
+        conversations = stateless
+            ? ConversationStore(capacity: 256, requiresKnownIDs: true, archive: archive) : ConversationStore(archive: archive)
         tokens = Dictionary(uniqueKeysWithValues: databases.map { ($0, ConfirmationTokenStore()) })
     }
 

@@ -14,11 +14,11 @@ extension DBAIServer {
         let arguments = context.params["arguments"]?.objectValue
         let client = context.client
         let hasModel = configuration.languageModel != nil || client.supportsSampling
-        let chat = hasModel ? ChatContext(conversations: client.state.conversations, peer: context.peer) { [self] database, link in
+        let chat = hasModel ? ChatContext(conversations: client.state.conversations, peer: context.peer) { [self] database, link, history in
             ChatEngine(
                 executor: chatExecutor(database.executor, client: client, link: link), model: languageModel(link: link),
                 configuration: chatConfiguration(for: database),
-                readPrompts: configuration.languageModel == nil ? client.state.readPrompts : readPrompts)
+                readPrompts: configuration.languageModel == nil ? client.state.readPrompts : readPrompts, history: history)
         } : nil
         let progress = Self.progressToken(context.params).map { token in
             ProgressReporter { progress, message in

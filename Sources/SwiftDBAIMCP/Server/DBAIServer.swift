@@ -32,6 +32,8 @@ public final class DBAIServer: Sendable {
     let requestStates = RequestStateSigner()
     /// The audit log (`--audit-log`); nil records nothing.
     let audit: AuditLog?
+    /// Where `ask` conversations outlive the process (`--state-dir`); nil for memory only.
+    let conversationArchive: ConversationArchive?
 
     /// Opens the databases and checks the configuration and the metadata against their schemas.
     ///
@@ -46,13 +48,22 @@ public final class DBAIServer: Sendable {
         databases = try ServedDatabase.openAll(configuration)
         audit = try configuration.audit.map { (settings) throws(DBAIServerConfigurationError) in try AuditLog(settings) }
         if let audit { try AuditRecovery.complete(audit, databases: databases, logger: logger) }
+        conversationArchive = try Self.openArchive(configuration.conversationArchive, apartFrom: databases, logger: logger)
         exports = ExportDestination(
             store: ExportStore(settings: configuration.exports),
             directory: try configuration.exports.directory.map { (path) throws(DBAIServerConfigurationError) in try ExportDirectory(path) })
-        statelessState = ClientSession(databases: databases.map(\.name), stateless: true)
+        statelessState = ClientSession(databases: databases.map(\.name), stateless: true, archive: conversationArchive)
         registry = ToolRegistry(
             allowlist: configuration.allowlist, naming: configuration.toolNaming,
             cannedQueries: databases.flatMap(\.cannedQueries), databaseNames: databases.map(\.name))
+    }
+
+    /// The conversation archive of `--state-dir`, never one of the served databases.
+    private static func openArchive(
+        _ settings: ConversationArchiveSettings?, apartFrom databases: [ServedDatabase], logger: Logger
+    ) throws(DBAIServerConfigurationError) -> ConversationArchive? {
+        guard let settings else { return nil }
+        return try ConversationArchive(settings, apartFrom: databases.map { AuditRecord.absolutePath($0.path) }, logger: logger)
     }
 
     /// How `ask` talks to its model about a database: with that database's examples (checked at
@@ -125,7 +136,8 @@ public final class DBAIServer: Sendable {
     ///   output the client closed), after its calls were cancelled.
     func sessionDispatcher(onShutdown: @escaping @Sendable (String) -> Void = { _ in }) -> MessageDispatcher {
         MessageDispatcher(
-            methods: makeMethods(), session: ClientSession(databases: databases.map(\.name)), statelessState: statelessState,
+            methods: makeMethods(), session: ClientSession(databases: databases.map(\.name), archive: conversationArchive),
+            statelessState: statelessState,
             gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger, onShutdown: onShutdown)
     }
 
@@ -143,6 +155,7 @@ public final class DBAIServer: Sendable {
         _ = try? await firstOutcome(within: .seconds(1.5)) { [databases] in
             for database in databases { await database.executor.close() }
         }
+        conversationArchive?.close()
         exports.store.removeAll()
     }
 

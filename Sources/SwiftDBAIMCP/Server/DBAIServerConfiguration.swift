@@ -48,6 +48,9 @@ public struct DBAIServerConfiguration: Sendable {
     /// Where every write attempt is recorded, and how (`--audit-log`, `--audit-reads`,
     /// `--audit-redact-values`, `--audit-log-max-mb`); nil records nothing.
     public var audit: AuditSettings?
+    /// Where `ask` conversations are kept across restarts (`--state-dir`, `--conversation-ttl`);
+    /// nil keeps them in memory only.
+    public var conversationArchive: ConversationArchiveSettings?
 
     /// The default SQLite heap limit: 64 MiB.
     public static let defaultSQLiteMemoryLimit = 64 << 20
@@ -122,6 +125,8 @@ public enum DBAIServerConfigurationError: Error, Sendable, Hashable, CustomStrin
     case exportDirectory(String, reason: String)
     /// The audit log cannot be opened, written, locked or checked.
     case auditLog(String, reason: String)
+    /// The state directory cannot be created or written, or its file is not ours.
+    case stateDirectory(String, reason: String)
     /// The metadata file is missing or malformed, an entry names something the database does
     /// not have, or a canned query cannot serve as a tool; `entry` is its path in the file
     /// (`databases.chinook.tables.Album`).
@@ -155,6 +160,8 @@ public enum DBAIServerConfigurationError: Error, Sendable, Hashable, CustomStrin
             return "--export-dir \(path): \(reason). Give an existing directory the server may write."
         case .auditLog(let path, let reason):
             return "--audit-log \(path): \(reason)."
+        case .stateDirectory(let path, let reason):
+            return "--state-dir \(path): \(reason). Give a directory the server may create and write, apart from the databases it serves."
         case .writableTablesWithoutWrites:
             return "--write-tables needs an allowlist with writes: add --allow standard (or unrestricted)."
         case .invalidToolPrefix(let prefix):

@@ -47,8 +47,8 @@ struct AskTool: DatabaseTool {
         }
         let (id, engine, link) = try await chat.conversations.engine(
             for: try arguments.string("conversation_id"), database: database.name
-        ) { link in
-            chat.makeEngine(database, link)
+        ) { link, history in
+            chat.makeEngine(database, link, history)
         }
         let response: ChatResponse
         do {
@@ -69,6 +69,7 @@ struct AskTool: DatabaseTool {
             }
             throw Self.unconfirmedWrite(sql: sql, error: refusal, naming: context.naming) ?? ChatError.refused(sql: sql, error: refusal)
         }
+        await chat.conversations.answered(id)
         let structured = Self.bounded(Self.structured(response, conversationID: id), to: context.budget.available - 512)
         var output = ToolOutput(
             structured: structured, text: Self.text(response, limits: context.executor.limits, budget: context.budget)

@@ -86,5 +86,5 @@ struct ChatContext: Sendable {
     /// The client of the call: the conversation talks to it while answering this question.
     var peer: Peer? = nil
     /// A new conversation's engine on a database, talking to clients through the link.
-    let makeEngine: @Sendable (ServedDatabase, ConversationLink) -> ChatEngine
+    let makeEngine: @Sendable (ServedDatabase, ConversationLink, [ChatEngine.Turn]) -> ChatEngine
 }
