@@ -308,11 +308,43 @@ struct SharedConversationTests {
     func knownIDsOnly() async throws {
         let store = ConversationStore(capacity: 4, requiresKnownIDs: true)
         let executor = try SQLExecutor(path: ServerFixture.examplePath, policy: SafetyPolicy(allowlist: .readOnly))
-        let make: @Sendable (ConversationLink) -> ChatEngine = { _ in ChatEngine(executor: executor, model: UnreachableModel()) }
+        let make: @Sendable (ConversationLink, [ChatEngine.Turn]) -> ChatEngine = { _, _ in
+            ChatEngine(executor: executor, model: UnreachableModel())
+        }
         let started = try await store.engine(for: nil, database: "main", make: make)
         let continued = try await store.engine(for: started.id, database: "main", make: make)
         #expect(continued.id == started.id)
         await #expect(throws: ToolCallError.self) { _ = try await store.engine(for: "main", database: "main", make: make) }
+    }
+
+    @Test("with an archive, sessions share one engine per id, and a restart continues from the turns kept")
+    func archived() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dbai-state-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let executor = try SQLExecutor(path: ServerFixture.examplePath, policy: SafetyPolicy(allowlist: .readOnly))
+        let make: @Sendable (ConversationLink, [ChatEngine.Turn]) -> ChatEngine = { _, history in
+            ChatEngine(executor: executor, model: UnreachableModel(), history: history)
+        }
+        let archive = try ConversationArchive(ConversationArchiveSettings(directory: directory), logger: Logger(label: "test"))
+        let first = ConversationStore(archive: archive)
+        let second = ConversationStore(archive: archive)
+        let started = try await first.engine(for: nil, database: "main", make: make)
+        let elsewhere = try await second.engine(for: started.id, database: "main", make: make)
+        #expect(elsewhere.engine === started.engine && elsewhere.link === started.link)
+        // A chosen id stays in its session.
+        let chosen = try await first.engine(for: "mine", database: "main", make: make)
+        #expect(try await second.engine(for: "mine", database: "main", make: make).engine !== chosen.engine)
+        archive.save(started.id, database: "main", turns: [ChatEngine.Turn(question: "How many?", sql: "SELECT 1")])
+        archive.close()
+
+        let reopened = try ConversationArchive(ConversationArchiveSettings(directory: directory), logger: Logger(label: "test"))
+        let restored = try await ConversationStore(archive: reopened).engine(for: started.id, database: "main", make: make)
+        #expect(await restored.engine.turns == [ChatEngine.Turn(question: "How many?", sql: "SELECT 1")])
+        await #expect(throws: ToolCallError.self) {
+            _ = try await ConversationStore(archive: reopened).engine(for: started.id, database: "other", make: make)
+        }
+        #expect(reopened.record(of: "mine") == nil)
+        reopened.close()
     }
 }
 

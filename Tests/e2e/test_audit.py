@@ -263,7 +263,11 @@ def test_an_unusable_log_is_a_start_up_error(dbai_bin: Path, chinook: Path, tmp_
     directory.mkdir()
     device = tmp_path / "full"
     device.symlink_to("/dev/full")
+    read_only = tmp_path / "read-only.jsonl"
+    read_only.write_text("")
+    read_only.chmod(0o444)
     for path, fragment in [
+        (read_only, "read-only"),
         (tmp_path / "missing" / "audit.jsonl", "lock file"),
         (directory, "cannot be opened"),
         (device, "not a regular file"),
@@ -281,17 +285,20 @@ def test_a_log_held_by_another_server_is_a_start_up_error(audited, dbai_bin: Pat
     assert result.returncode != 0 and "another dbai-mcp process" in result.stderr
 
 
-@pytest.mark.parametrize("breakage", ["full device", "directory"])
+@pytest.mark.parametrize("breakage", ["read-only", "full device", "directory"])
 def test_a_log_that_becomes_unwritable_turns_writes_into_refusals(audited, chinook: Path, breakage: str) -> None:
     server = audited()
     log: Path = audited.log
     assert not server.call("insert", {"table": "Genre", "rows": [{"Name": "Before"}]}).get("isError")
     before_lines = log.read_text()
     kept = log.with_suffix(".kept")
-    log.rename(kept)
+    if breakage == "read-only":
+        log.chmod(0o444)
+    else:
+        log.rename(kept)
     if breakage == "full device":
         log.symlink_to("/dev/full")
-    else:
+    elif breakage == "directory":
         log.mkdir()
     before = sha256(chinook)
     for call in [
@@ -303,11 +310,19 @@ def test_a_log_that_becomes_unwritable_turns_writes_into_refusals(audited, chino
         assert "nothing was changed" in result["content"][0]["text"]
     assert sha256(chinook) == before, "a write that cannot be recorded is not committed"
     assert rows(chinook, "SELECT count(*) FROM Genre WHERE Name = 'During'") == [(0,)]
-    # Writable again: writes resume, in a new file at the same path.
-    log.unlink() if log.is_symlink() else log.rmdir()
+    # Writable again: writes resume (in a new file at the same path when the old one was moved).
+    if breakage == "read-only":
+        assert log.read_text() == before_lines, "nothing was added to the read-only file"
+        log.chmod(0o600)
+    else:
+        log.unlink() if log.is_symlink() else log.rmdir()
     assert not server.call("insert", {"table": "Genre", "rows": [{"Name": "After"}]}).get("isError")
-    assert kept.read_text() == before_lines
-    assert [line["outcome"] for line in lines(log)] == ["pending", "committed"]
+    if breakage == "read-only":
+        assert lines(log)[:2] == [json.loads(line) for line in before_lines.splitlines()]
+        assert [line["outcome"] for line in lines(log)[2:]] == ["pending", "committed"]
+    else:
+        assert kept.read_text() == before_lines
+        assert [line["outcome"] for line in lines(log)] == ["pending", "committed"]
 
 
 def check_agreement(database: Path, log: Path) -> None:

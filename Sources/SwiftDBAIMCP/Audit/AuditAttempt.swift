@@ -89,9 +89,11 @@ final class AuditAttempt: Sendable {
         try log.append(line.bytes, durable: true, opening: id)
     }
 
-    /// Writes the `committed` line, durably, before the call answers. The write is committed
-    /// whatever happens here: when the line cannot be written, the `pending` line stands (the
-    /// next start-up checks it against the database and completes the log).
+    /// Writes the `committed` line before the call answers: in the file (a killed process loses
+    /// nothing written), not waited for on the disk — the `pending` line is, and after a power
+    /// cut the next start-up completes it from the database. The write is committed whatever
+    /// happens here: when the line cannot be written, the `pending` line stands (the next
+    /// start-up checks it against the database and completes the log).
     func committed(_ write: JournaledWrite) {
         var line = state.withLock { state in
             state.isFinished = true
@@ -100,7 +102,7 @@ final class AuditAttempt: Sendable {
         }
         line.setChanges(write)
         do {
-            try log.append(line.bytes, durable: true, closing: id)
+            try log.append(line.bytes, durable: false, closing: id)
         } catch {
             logger.error("audit: the outcome of committed write \(id) could not be written (\(error.description)); its pending line stands")
         }
@@ -121,7 +123,7 @@ final class AuditAttempt: Sendable {
         }
         guard let line else { return }
         do {
-            try log.append(line.bytes, durable: true, closing: id)
+            try log.append(line.bytes, durable: false, closing: id)
         } catch {
             logger.error("audit: the rollback of write \(id) could not be recorded (\(error.description)); its pending line stands")
         }
@@ -178,7 +180,7 @@ final class AuditAttempt: Sendable {
         }
         guard let line else { return }
         do {
-            try log.append(line.bytes, durable: state.withLock { $0.isWrite })
+            try log.append(line.bytes, durable: false)
         } catch {
             logger.error("audit: the outcome of \(tool) call \(id) could not be written (\(error.description))")
         }

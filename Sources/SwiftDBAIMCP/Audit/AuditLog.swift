@@ -11,11 +11,12 @@ import SwiftDBAI
 #endif
 
 /// The audit log file (`--audit-log`): JSON Lines, appended whole, one `write` system call per
-/// line, made durable (`fdatasync`) before a write it records is committed or reported.
+/// line; the `pending` line of a write is made durable (`fdatasync`) before the write commits.
 ///
-/// - The file is opened again for each line, so a log moved away, removed, or replaced by
-///   something that cannot be written (a read-only file, a full device) is noticed at once: the
-///   line fails, and the write it records is refused.
+/// - The file is opened again for each line, so a log moved away, removed, made read-only (no
+///   write permission bit, honoured even for root), or replaced by something that cannot be
+///   written (a full device) is noticed at once: the line fails, and the write it records is
+///   refused.
 /// - A line that could not be written whole is cut off again (the file ends in a newline after
 ///   every append); when even that fails, the log is damaged and every later write is refused.
 /// - Past ``AuditSettings/maxBytes`` the file is renamed `FILE.1` (older ones shift to `FILE.2`,
@@ -169,6 +170,11 @@ final class AuditLog: Sendable {
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
             close(descriptor)
             throw AuditLogError("the audit log \(path) is not a regular file")
+        }
+        // Read-only by its mode: refused even where the process could write it anyway (root).
+        guard status.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) != 0 else {
+            close(descriptor)
+            throw AuditLogError("the audit log \(path) is read-only (mode \(String(status.st_mode & 0o777, radix: 8)))")
         }
         return OpenFile(descriptor: descriptor, size: Int(status.st_size), created: created)
     }
