@@ -266,15 +266,21 @@ def test_an_unusable_log_is_a_start_up_error(dbai_bin: Path, chinook: Path, tmp_
     read_only = tmp_path / "read-only.jsonl"
     read_only.write_text("")
     read_only.chmod(0o444)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\nthe last line, without a newline")
     for path, fragment in [
         (read_only, "read-only"),
-        (tmp_path / "missing" / "audit.jsonl", "lock file"),
+        (notes, "not a dbai-mcp audit log"),
+        (chinook, "not a dbai-mcp audit log"),
+        (tmp_path / "missing" / "audit.jsonl", "a new file"),
+        (tmp_path / "missing" / "audit.jsonl", "cannot be opened"),
         (directory, "cannot be opened"),
         (device, "not a regular file"),
     ]:
         result = run_binary(dbai_bin, "--db", str(chinook), "--allow", "standard", "--audit-log", str(path))
         assert result.returncode != 0, path
         assert "--audit-log" in result.stderr and fragment in result.stderr, result.stderr
+    assert notes.read_text() == "my notes\nthe last line, without a newline", "a file of another kind is left as it was"
     result = run_binary(dbai_bin, "--db", str(chinook), "--audit-reads")
     assert result.returncode != 0 and "need --audit-log" in result.stderr
 

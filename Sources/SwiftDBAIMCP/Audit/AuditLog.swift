@@ -49,9 +49,27 @@ final class AuditLog: Sendable {
         let path = settings.path.hasPrefix("/") ? settings.path : FileManager.default.currentDirectoryPath + "/" + settings.path
         self.path = path
         self.settings = settings
+        let hint = "; give a new file, or an audit log, that the server may write"
+        // The file first: one of another kind (a database, notes) is refused before anything is created beside it.
+        let descriptor: Int32
+        do throws(AuditLogError) {
+            let file = try Self.openForAppend(path)
+            close(file.descriptor)
+            descriptor = open(path, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else { throw AuditLogError("it cannot be opened for reading and writing (\(Self.reason(errno)))") }
+            do throws(AuditLogError) {
+                try Self.checkFirstLine(descriptor)
+            } catch {
+                close(descriptor)
+                throw error
+            }
+        } catch {
+            throw .auditLog(settings.path, reason: error.description + hint)
+        }
+        defer { close(descriptor) }
         let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else {
-            throw .auditLog(settings.path, reason: "its lock file \(path).lock cannot be created (\(Self.reason(errno))); give a file in a directory the server may write")
+            throw .auditLog(settings.path, reason: "its lock file \(path).lock cannot be created (\(Self.reason(errno)))" + hint)
         }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
@@ -64,15 +82,10 @@ final class AuditLog: Sendable {
         }
         lockDescriptor = lock
         do throws(AuditLogError) {
-            let file = try Self.openForAppend(path)
-            close(file.descriptor)
-            let repaired = open(path, O_RDWR | O_CLOEXEC)
-            guard repaired >= 0 else { throw AuditLogError("it cannot be opened for reading and writing (\(Self.reason(errno)))") }
-            defer { close(repaired) }
-            try Self.cutUnfinishedLine(repaired)
+            try Self.cutUnfinishedLine(descriptor)
         } catch {
             close(lock)
-            throw .auditLog(settings.path, reason: error.description + "; give a regular file the server may write")
+            throw .auditLog(settings.path, reason: error.description + hint)
         }
     }
 
@@ -204,6 +217,22 @@ final class AuditLog: Sendable {
         guard descriptor >= 0 else { return }
         _ = fsync(descriptor)
         close(descriptor)
+    }
+
+    /// Refuses a file that is not empty and does not start with an audit line (a database, notes):
+    /// nothing is ever appended to, or cut from, a file of another kind.
+    private static func checkFirstLine(_ descriptor: Int32) throws(AuditLogError) {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return }
+        let firstLine = buffer[0..<count].split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false).first ?? []
+        if case .object(let entry)? = try? JSONMessageParser.parse(Data(firstLine)), entry["v"]?.intValue != nil, entry["id"] != nil {
+            return
+        }
+        // A first line longer than what was read, or cut short by a kill, is one of ours if it starts as one.
+        let isWhole = buffer[0..<count].contains(UInt8(ascii: "\n"))
+        if !isWhole, firstLine.starts(with: Array("{\"".utf8)) { return }
+        throw AuditLogError("it is not empty and is not a dbai-mcp audit log (its first line is not an audit entry)")
     }
 
     /// Cuts off the last line when it has no newline: a process was killed while writing it, or
