@@ -113,6 +113,7 @@ struct WriteJournalTests {
         #expect(digest.hasPrefix("fnv1a64:") && digest.count == 24)
         // FNV-1a of this exact encoding; a change here breaks the check of older logs.
         #expect(try await executor.rowsDigest(of: [:]) == "fnv1a64:cbf29ce484222325")
+        #expect(digest == "fnv1a64:4601ca7caea20496", "the encoding of rows is fixed")
         #expect(digest != (try await executor.rowsDigest(of: ["note": [1]])))
         var real = StableDigest()
         real.combine(.real(1.5))

@@ -229,14 +229,18 @@ def test_canned_writes_and_the_writes_ask_proposed_are_recorded(dbai_bin: Path, 
     unconfirmed = Server(dbai_bin, chinook, *flags, "--no-confirm")
     try:
         assert not unconfirmed.call("ask", {"question": "Add a genre called Asked for"}).get("isError")
+        FakeOpenAI.sql = "DROP TABLE Genre"
+        assert unconfirmed.call("ask", {"question": "Remove the genres table"})["isError"]
     finally:
         unconfirmed.stop()
     final = outcomes(log)
     assert [(line["tool"], line["outcome"], line.get("confirmation")) for line in final] == [
-        ("rename_genre", "committed", "not_needed"), ("ask", "refused", None), ("ask", "committed", "no_confirm")]
+        ("rename_genre", "committed", "not_needed"), ("ask", "refused", None), ("ask", "committed", "no_confirm"),
+        ("ask", "refused", None)]
+    assert final[3]["statements"] == [{"sql": "DROP TABLE Genre", "values": []}], "a statement refused whatever the policy counts"
     assert final[0]["statements"][0]["values"] == {"id": "1", "name": "Renamed"}
     assert final[1]["code"] == "confirmation_required"
-    assert final[1]["statements"] == [{"sql": FakeOpenAI.sql, "values": []}] == final[2]["statements"]
+    assert final[1]["statements"] == [{"sql": "INSERT INTO Genre (Name) VALUES ('Asked for')", "values": []}] == final[2]["statements"]
     assert rows(chinook, "SELECT count(*) FROM Genre WHERE Name = 'Asked for'") == [(1,)]
 
 
@@ -268,9 +272,12 @@ def test_an_unusable_log_is_a_start_up_error(dbai_bin: Path, chinook: Path, tmp_
     read_only.chmod(0o444)
     notes = tmp_path / "notes.txt"
     notes.write_text("my notes\nthe last line, without a newline")
+    config = tmp_path / "config.json"
+    config.write_text('{"a": 1}')
     for path, fragment in [
         (read_only, "read-only"),
         (notes, "not a dbai-mcp audit log"),
+        (config, "not a dbai-mcp audit log"),
         (chinook, "not a dbai-mcp audit log"),
         (tmp_path / "missing" / "audit.jsonl", "a new file"),
         (tmp_path / "missing" / "audit.jsonl", "cannot be opened"),
@@ -281,6 +288,7 @@ def test_an_unusable_log_is_a_start_up_error(dbai_bin: Path, chinook: Path, tmp_
         assert result.returncode != 0, path
         assert "--audit-log" in result.stderr and fragment in result.stderr, result.stderr
     assert notes.read_text() == "my notes\nthe last line, without a newline", "a file of another kind is left as it was"
+    assert config.read_text() == '{"a": 1}'
     result = run_binary(dbai_bin, "--db", str(chinook), "--audit-reads")
     assert result.returncode != 0 and "need --audit-log" in result.stderr
 

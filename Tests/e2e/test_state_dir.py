@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from conftest import run_binary, sha256
-from test_ask import send_chat_completion, sql_or_summary
+from test_ask import FakeOpenAI, fake_openai, send_chat_completion, sql_or_summary  # noqa: F401 (fixture)
 from test_audit import Server
 from test_http import http_server
 from test_revision_2026 import Stdio, modern_params
@@ -70,6 +70,7 @@ def test_a_conversation_continues_after_a_restart(dbai_bin: Path, chinook: Path,
         server.stop()
     conversation = first["conversation_id"]
     assert (state / "conversations.sqlite").exists()
+    assert (state / "conversations.sqlite").stat().st_mode & 0o077 == 0 and state.stat().st_mode & 0o077 == 0, "the user's alone"
     assert sha256(chinook) == before, "nothing is kept in the user's database"
 
     restarted = Server(dbai_bin, chinook, "--state-dir", str(state), *llm(model))
@@ -128,12 +129,21 @@ def test_conversations_expire_after_the_ttl(dbai_bin: Path, chinook: Path, tmp_p
         assert connection.execute("SELECT count(*) FROM conversation WHERE id = ?", (conversation,)).fetchone() == (0,)
 
 
-def test_two_clients_on_one_conversation_take_turns(dbai_bin: Path, chinook: Path, tmp_path: Path, model: str) -> None:
+@pytest.mark.parametrize("restarted", [False, True], ids=["held", "restored"])
+def test_two_clients_on_one_conversation_take_turns(dbai_bin: Path, chinook: Path, tmp_path: Path, model: str, restarted: bool) -> None:
     state = tmp_path / "state"
-    with http_server(dbai_bin, chinook, "--state-dir", str(state), *llm(model)) as server:
-        opener = server.raw()
-        opener.initialize()
-        conversation = opener.call(1, "ask", {"question": "Question zero"})["result"]["structuredContent"]["conversation_id"]
+    flags = ["--state-dir", str(state), *llm(model)]
+    if restarted:
+        # Nobody holds the conversation: both sessions restore it from the file at once.
+        with http_server(dbai_bin, chinook, *flags) as first:
+            opener = first.raw()
+            opener.initialize()
+            conversation = opener.call(1, "ask", {"question": "Question zero"})["result"]["structuredContent"]["conversation_id"]
+    with http_server(dbai_bin, chinook, *flags) as server:
+        if not restarted:
+            opener = server.raw()
+            opener.initialize()
+            conversation = opener.call(1, "ask", {"question": "Question zero"})["result"]["structuredContent"]["conversation_id"]
         RecordingModel.delay = 0.3
         RecordingModel.prompts = []
         answers: dict[str, Any] = {}
@@ -164,6 +174,10 @@ def test_a_state_directory_that_cannot_be_used_is_a_start_up_error(dbai_bin: Pat
     (not_sqlite / "conversations.sqlite").write_text("this is not an SQLite file, it is plain text " * 20)
     occupied = tmp_path / "occupied"
     (occupied / "conversations.sqlite").mkdir(parents=True)
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "conversations.sqlite").write_bytes(chinook.read_bytes())
+    foreign_before = sha256(foreign / "conversations.sqlite")
     served = tmp_path / "served"
     served.mkdir()
     (served / "conversations.sqlite").write_bytes(chinook.read_bytes())
@@ -172,11 +186,13 @@ def test_a_state_directory_that_cannot_be_used_is_a_start_up_error(dbai_bin: Pat
         ([str(a_file / "below")], "cannot be created"),
         ([str(not_sqlite)], "cannot be opened and written"),
         ([str(occupied)], "cannot be opened and written"),
+        ([str(foreign)], "another program's SQLite database"),
     ]
     for arguments, fragment in cases:
         result = run_binary(dbai_bin, "--db", str(chinook), "--state-dir", *arguments)
         assert result.returncode != 0, arguments
         assert "--state-dir" in result.stderr and fragment in result.stderr, result.stderr
+    assert sha256(foreign / "conversations.sqlite") == foreign_before, "another program's database is never written"
     before = sha256(served / "conversations.sqlite")
     result = run_binary(dbai_bin, "--db", str(served / "conversations.sqlite"), "--state-dir", str(served))
     assert result.returncode != 0 and "never kept in it" in result.stderr, result.stderr
@@ -188,3 +204,27 @@ def test_a_state_directory_that_cannot_be_used_is_a_start_up_error(dbai_bin: Pat
     ]:
         result = run_binary(dbai_bin, "--db", str(chinook), *flags)
         assert result.returncode != 0 and fragment in result.stderr, result.stderr
+
+
+def test_a_conversation_continued_by_another_client_confirms_its_way(dbai_bin: Path, chinook: Path, tmp_path: Path, fake_openai: str) -> None:
+    """Started by a stateless client (which cannot be asked mid-call), continued by a handshake
+    client that takes elicitation: the model's write is confirmed through that client."""
+    FakeOpenAI.sql = "SELECT COUNT(*) FROM Genre"
+    server = Stdio(dbai_bin, chinook, "--allow", "standard", "--state-dir", str(tmp_path / "state"),
+                   "--llm", "openai-compatible:local", "--llm-base-url", fake_openai)
+    try:
+        first = server.call("tools/call", modern_params({"name": "ask", "arguments": {"question": "How many genres?"}}))
+        conversation = first["result"]["structuredContent"]["conversation_id"]
+        raw = server.server
+        raw.initialize(capabilities={"elicitation": {}})
+        FakeOpenAI.sql = "INSERT INTO Genre (Name) VALUES ('Continued')"
+        raw.request("ask-2", "tools/call", {"name": "ask", "arguments": {"question": "Add a genre", "conversation_id": conversation}})
+        asked = raw.wait_for(lambda message: message.get("method") == "elicitation/create")
+        raw.send({"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "accept", "content": {"confirm": True}}})
+        answer = raw.wait_for(lambda message: message.get("id") == "ask-2" and "method" not in message)
+    finally:
+        server.stop()
+    assert not answer["result"].get("isError"), answer
+    assert "A language model wrote this change" in asked["params"]["message"]
+    with sqlite3.connect(chinook) as connection:
+        assert connection.execute("SELECT count(*) FROM Genre WHERE Name = 'Continued'").fetchone() == (1,)

@@ -45,7 +45,7 @@ extension SQLExecutor {
                 journaling: journal.map { Journaling(journal: $0, needsConfirmation: needsConfirmation, confirmedByDelegate: false) })
         }
         let tables = DestructiveOperationRequest(statement: destructive.0, arguments: destructive.1.arguments).tablesAffected
-        guard let delegate else {
+        guard let delegate, delegate.canConfirm else {
             throw .confirmationRequired(destructive.0.operation, tables: tables)
         }
         var lastChange: SwiftDBAIError?

@@ -245,6 +245,15 @@ public final class SQLExecutor: Sendable {
         }
     }
 
+    /// The statement classified (not authorized) in a read access, in its turn: what it would do,
+    /// whatever the policy says of it.
+    ///
+    /// - Throws: ``SwiftDBAIError/rejected(_:)`` when it does not compile or is refused whatever
+    ///   the policy.
+    package func classify(_ sql: String) async throws(SwiftDBAIError) -> ClassifiedStatement {
+        try await access { db in try self.schemaCache.classify(sql, in: db) }
+    }
+
     /// The classified and authorized statement, compiled against the connection's current schema.
     func authorized(_ sql: String, in db: Database) throws -> ClassifiedStatement {
         let statement = try schemaCache.classify(sql, in: db)

@@ -12,6 +12,11 @@ public protocol SQLExecutionDelegate: Sendable {
     /// The default declines.
     func confirmDestructiveOperation(_ request: DestructiveOperationRequest) async -> Bool
 
+    /// Whether the delegate can ask for a confirmation now. When false, a write that needs one
+    /// is refused with ``SwiftDBAIError/confirmationRequired(_:tables:)``, as without a delegate
+    /// (rather than declined). True by default.
+    var canConfirm: Bool { get }
+
     /// Called after the policy allowed the statement, just before it runs.
     func willExecuteSQL(_ statement: ClassifiedStatement) async
 
@@ -21,6 +26,7 @@ public protocol SQLExecutionDelegate: Sendable {
 
 extension SQLExecutionDelegate {
     public func confirmDestructiveOperation(_ request: DestructiveOperationRequest) async -> Bool { false }
+    public var canConfirm: Bool { true }
     public func willExecuteSQL(_ statement: ClassifiedStatement) async {}
     public func didExecuteSQL(_ statement: ClassifiedStatement, outcome: SQLExecutionOutcome) async {}
 }

@@ -4,14 +4,14 @@ import MCP
 import SwiftDBAI
 
 /// The audit record of one tool call: a write attempt (through `insert`, `update`, `delete`, a
-/// canned write, or a write `ask`'s model proposed) ends in exactly one line whose outcome is
+/// canned write, or a write `ask`'s model proposed) ends in one line whose outcome is
 /// `committed`, `rolled_back` or `refused`; a write that reaches its commit is preceded by a
-/// `pending` line with the same id, written durably before the commit. With `--audit-reads`,
-/// every other call ends in a `read` or `failed` line.
+/// `pending` line with the same id, written durably before the commit. Each run of the
+/// statements that is rolled back gets its line at once, and the call goes on under a new id
+/// (a confirmation asked again, a model that writes again): every run has exactly one outcome.
+/// With `--audit-reads`, every other call ends in a `read` or `failed` line.
 final class AuditAttempt: Sendable {
     let log: AuditLog
-    /// Shared by the lines of this attempt.
-    let id = UUID().uuidString.lowercased()
     let tool: String
     /// The client as the lines name it (``AuditRecord/client(_:origin:)``).
     let client: Value
@@ -21,14 +21,16 @@ final class AuditAttempt: Sendable {
     private let state: Mutex<State>
 
     private struct State {
+        /// Shared by the lines of the current run; a new one after each outcome.
+        var id = AuditAttempt.newID()
         var database: (name: String, file: String)?
         var statements: [BoundStatement] = []
         var confirmation: AuditConfirmation?
         /// A write attempt (else, a read).
         var isWrite: Bool
-        /// The outcome line is written (or failed after its write had committed).
+        /// The outcome line of the current run is written (or failed after it had committed).
         var isFinished = false
-        /// The statements ran and were rolled back.
+        /// The last run rolled back (its line written), when nothing else happened since.
         var rollback: SwiftDBAIError?
         /// Nothing ran yet: a confirmation was asked for.
         var awaitingConfirmation = false
@@ -44,6 +46,8 @@ final class AuditAttempt: Sendable {
         self.arguments = log.settings.recordsReads ? arguments : nil
         state = Mutex(State(isWrite: isWrite))
     }
+
+    static func newID() -> String { UUID().uuidString.lowercased() }
 
     // MARK: - What the call does
 
@@ -78,11 +82,11 @@ final class AuditAttempt: Sendable {
 
     /// Writes the `pending` line, durably, before the commit.
     func prepare(_ write: JournaledWrite, confirmation: AuditConfirmation) throws(AuditLogError) {
-        let record = state.withLock { state in
+        let (record, id) = state.withLock { state in
             state.isWrite = true
             state.statements = write.statements
             state.confirmation = confirmation
-            return self.record(.pending, state)
+            return (self.record(.pending, state), state.id)
         }
         var line = record
         line.setChanges(write)
@@ -95,11 +99,12 @@ final class AuditAttempt: Sendable {
     /// happens here: when the line cannot be written, the `pending` line stands (the next
     /// start-up checks it against the database and completes the log).
     func committed(_ write: JournaledWrite) {
-        var line = state.withLock { state in
+        let (record, id) = state.withLock { state in
             state.isFinished = true
             state.rollback = nil
-            return self.record(.committed, state)
+            return (self.record(.committed, state), state.id)
         }
+        var line = record
         line.setChanges(write)
         do {
             try log.append(line.bytes, durable: false, closing: id)
@@ -108,24 +113,25 @@ final class AuditAttempt: Sendable {
         }
     }
 
-    /// The write ran and was rolled back. After a `pending` line, the outcome is written now;
-    /// otherwise when the call ends (the rollback may be followed by another try).
+    /// The write ran and was rolled back: its outcome is written now, and the call goes on under
+    /// a new id. A write the audit log could not record is `refused` (its `pending` line, if any,
+    /// could not be written either).
     func rolledBack(_ statements: [BoundStatement], prepared: JournaledWrite?, error: SwiftDBAIError) {
-        let line = state.withLock { state -> AuditRecord? in
+        let (line, id) = state.withLock { state in
             state.isWrite = true
             state.statements = statements
-            state.rollback = error
-            guard prepared != nil else { return nil }
-            state.isFinished = true
-            var line = self.record(.rolledBack, state)
+            var line = self.record(error.code == .auditLogFailed ? .refused : .rolledBack, state)
             line.setReason(code: error.code.rawValue, message: error.description)
-            return line
+            let id = state.id
+            state.id = Self.newID()
+            state.isFinished = false
+            state.rollback = error
+            return (line, id)
         }
-        guard let line else { return }
         do {
-            try log.append(line.bytes, durable: false, closing: id)
+            try log.append(line.bytes, durable: false, closing: prepared == nil ? nil : id)
         } catch {
-            logger.error("audit: the rollback of write \(id) could not be recorded (\(error.description)); its pending line stands")
+            logger.error("audit: the rollback of write \(id) could not be recorded (\(error.description))")
         }
     }
 
@@ -147,10 +153,11 @@ final class AuditAttempt: Sendable {
             guard !state.isFinished else { return nil }
             state.isFinished = true
             if state.isWrite {
-                if let rollback = state.rollback {
-                    var line = record(.rolledBack, state)
-                    line.setReason(code: rollback.code.rawValue, message: rollback.description)
-                    return line
+                // The run that rolled back is the call's outcome, already written (unless the call
+                // then went on: a new preview awaited or declined).
+                if let rollback = state.rollback, !state.awaitingConfirmation,
+                   failure == nil || failure?.code == rollback.code.rawValue {
+                    return nil
                 }
                 var line = record(.refused, state)
                 if let failure {
@@ -182,13 +189,13 @@ final class AuditAttempt: Sendable {
         do {
             try log.append(line.bytes, durable: false)
         } catch {
-            logger.error("audit: the outcome of \(tool) call \(id) could not be written (\(error.description))")
+            logger.error("audit: the outcome of \(tool) call could not be written (\(error.description))")
         }
     }
 
     /// The fields every line of the attempt shares.
     private func record(_ outcome: AuditOutcome, _ state: State) -> AuditRecord {
-        var line = AuditRecord(id: id, kind: state.isWrite ? "write" : "read", tool: tool, client: client, outcome: outcome)
+        var line = AuditRecord(id: state.id, kind: state.isWrite ? "write" : "read", tool: tool, client: client, outcome: outcome)
         if let database = state.database { line.setDatabase(name: database.name, file: database.file) }
         if state.isWrite || !state.statements.isEmpty {
             line.setStatements(state.statements, redacting: log.settings.redactsValues)
@@ -237,7 +244,9 @@ struct LinkedAuditJournal: WriteJournal {
     }
 
     func writeWillCommit(_ write: JournaledWrite) throws {
-        try journal?.writeWillCommit(write)
+        // A write outside a question has no record to go in: refused rather than unrecorded.
+        guard let journal else { throw AuditLogError("the write belongs to no audited call") }
+        try journal.writeWillCommit(write)
     }
 
     func writeDidCommit(_ write: JournaledWrite) {

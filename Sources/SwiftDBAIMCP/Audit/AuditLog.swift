@@ -13,10 +13,10 @@ import SwiftDBAI
 /// The audit log file (`--audit-log`): JSON Lines, appended whole, one `write` system call per
 /// line; the `pending` line of a write is made durable (`fdatasync`) before the write commits.
 ///
-/// - The file is opened again for each line, so a log moved away, removed, made read-only (no
-///   write permission bit, honoured even for root), or replaced by something that cannot be
-///   written (a full device) is noticed at once: the line fails, and the write it records is
-///   refused.
+/// - The file is opened again for each line, so a log made read-only (no write permission bit,
+///   honoured even for root) or replaced by something that cannot be written (a full device, a
+///   directory) is noticed at once: the line fails, and the write it records is refused. A log
+///   moved away or removed is created again at its path, and the lines go on there.
 /// - A line that could not be written whole is cut off again (the file ends in a newline after
 ///   every append); when even that fails, the log is damaged and every later write is refused.
 /// - Past ``AuditSettings/maxBytes`` the file is renamed `FILE.1` (older ones shift to `FILE.2`,
@@ -84,7 +84,7 @@ final class AuditLog: Sendable {
         do throws(AuditLogError) {
             try Self.cutUnfinishedLine(descriptor)
         } catch {
-            close(lock)
+            // deinit closes the lock: every property is set.
             throw .auditLog(settings.path, reason: error.description + hint)
         }
     }
@@ -95,14 +95,17 @@ final class AuditLog: Sendable {
 
     /// Appends one line (a JSON object, without its newline). `durable` waits until it is on the
     /// disk. `opening` marks the `pending` line of a write whose outcome follows; `closing`, that
-    /// outcome (the log may rotate again once no write is between the two).
+    /// outcome (the log may rotate again once no write is between the two; an outcome that could
+    /// not be written keeps the log from rotating, so that start-up finds its `pending` line).
+    /// Without `rotating`, the line goes in the current file whatever its size.
     ///
     /// - Throws: ``AuditLogError`` when the line is not in the log (nothing of it is left there).
-    func append(_ line: [UInt8], durable: Bool, opening: String? = nil, closing: String? = nil) throws(AuditLogError) {
+    func append(
+        _ line: [UInt8], durable: Bool, opening: String? = nil, closing: String? = nil, rotating: Bool = true
+    ) throws(AuditLogError) {
         try state.withLock { (state) throws(AuditLogError) in
             // An outcome never rotates: it goes in the file of its pending line.
-            let mayRotate = state.inFlight.isEmpty
-            if let closing { state.inFlight.remove(closing) }
+            let mayRotate = rotating && state.inFlight.isEmpty
             if let damage = state.damage { throw AuditLogError(damage) }
             if let maxBytes = settings.maxBytes, mayRotate { rotateIfFull(adding: line.count + 1, maxBytes: maxBytes) }
             let file = try Self.openForAppend(path)
@@ -119,6 +122,7 @@ final class AuditLog: Sendable {
                 throw error
             }
             if let opening { state.inFlight.insert(opening) }
+            if let closing { state.inFlight.remove(closing) }
         }
     }
 
@@ -229,9 +233,12 @@ final class AuditLog: Sendable {
         if case .object(let entry)? = try? JSONMessageParser.parse(Data(firstLine)), entry["v"]?.intValue != nil, entry["id"] != nil {
             return
         }
-        // A first line longer than what was read, or cut short by a kill, is one of ours if it starts as one.
+        // A first line longer than what was read, or cut short, is one of ours if it starts as ours
+        // do (keys sorted: `arguments` on reads, else `client`); anything else is never cut.
         let isWhole = buffer[0..<count].contains(UInt8(ascii: "\n"))
-        if !isWhole, firstLine.starts(with: Array("{\"".utf8)) { return }
+        if !isWhole, firstLine.starts(with: Array("{\"client\":{".utf8)) || firstLine.starts(with: Array("{\"arguments\":[".utf8)) {
+            return
+        }
         throw AuditLogError("it is not empty and is not a dbai-mcp audit log (its first line is not an audit entry)")
     }
 

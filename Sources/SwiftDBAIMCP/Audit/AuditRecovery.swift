@@ -19,7 +19,8 @@ enum AuditRecovery {
             line["recovered"] = true
             line["message"] = .string(message)
             do {
-                try log.append(line.bytes, durable: true)
+                // Beside its pending line: no rotation in between.
+                try log.append(line.bytes, durable: true, rotating: false)
             } catch {
                 throw .auditLog(log.settings.path, reason: error.description)
             }

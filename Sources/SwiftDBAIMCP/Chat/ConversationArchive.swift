@@ -38,7 +38,9 @@ final class ConversationArchive: Sendable {
             guard isDirectory.boolValue else { throw .stateDirectory(directory, reason: "it exists and is not a directory") }
         } else {
             do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                // Questions and SQL are the user's: readable by the user alone.
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
                 throw .stateDirectory(directory, reason: "it cannot be created (\(Self.reason(error)))")
             }
@@ -52,9 +54,18 @@ final class ConversationArchive: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.label = "dbai-mcp conversations"
+        let isNew = !FileManager.default.fileExists(atPath: path)
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
+            if isNew { _ = chmod(path, 0o600) }
             try queue.write { db in
+                // Ours, or new: another program's database is never written.
+                let owner = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+                let objects = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+                guard owner == Self.applicationID || (owner == 0 && objects == 0) else {
+                    throw ForeignFile()
+                }
+                try db.execute(sql: "PRAGMA application_id = \(Self.applicationID)")
                 try db.execute(sql: """
                     CREATE TABLE IF NOT EXISTS conversation(
                         id TEXT PRIMARY KEY, database TEXT NOT NULL, updated_at REAL NOT NULL, turns TEXT NOT NULL);
@@ -63,11 +74,18 @@ final class ConversationArchive: Sendable {
                     INSERT OR REPLACE INTO meta(key, value) VALUES ('opened_at', datetime('now'));
                     """)
             }
+        } catch is ForeignFile {
+            throw .stateDirectory(directory, reason: "\(path) is another program's SQLite database; conversations are kept only in a file of their own")
         } catch {
             throw .stateDirectory(directory, reason: "\(path) cannot be opened and written (\(Self.reason(error)))")
         }
         purgeExpired()
     }
+
+    /// `PRAGMA application_id` of the file: "DBAI".
+    static let applicationID: Int32 = 0x4442_4149
+
+    private struct ForeignFile: Error {}
 
     // MARK: - Live conversations
 
@@ -78,10 +96,23 @@ final class ConversationArchive: Sendable {
 
     /// Makes a conversation the one every session continuing `id` gets.
     func register(_ conversation: LiveConversation) {
+        live.withLock { live in Self.insert(conversation, into: &live) }
+    }
+
+    /// The live conversation with this id, or else the one `make` returns (nil: none), made the
+    /// live one — in one step, so two sessions restoring one id at once share it.
+    func liveOrRegister(_ id: String, make: () -> LiveConversation?) -> LiveConversation? {
         live.withLock { live in
-            if live.count > 256 { live = live.filter { $0.value.conversation != nil } }
-            live[conversation.id] = WeakConversation(conversation: conversation)
+            if let existing = live[id]?.conversation { return existing }
+            guard let made = make() else { return nil }
+            Self.insert(made, into: &live)
+            return made
         }
+    }
+
+    private static func insert(_ conversation: LiveConversation, into live: inout [String: WeakConversation]) {
+        if live.count > 256 { live = live.filter { $0.value.conversation != nil } }
+        live[conversation.id] = WeakConversation(conversation: conversation)
     }
 
     // MARK: - Storage
@@ -180,6 +211,8 @@ final class LiveConversation: Sendable {
     }
 }
 
+/// A weak reference to a live conversation. `@unchecked Sendable`: it is only read and written
+/// under the archive's lock, and the conversation it points to is itself `Sendable`.
 private struct WeakConversation: @unchecked Sendable {
     weak var conversation: LiveConversation?
 }

@@ -22,13 +22,18 @@ struct ElicitationConfirmer: SQLExecutionDelegate {
     let elicit: Elicit
     /// Said first, when someone other than the caller wrote the write (a language model).
     var preamble: String?
+    /// Whether the client asked for now can be asked (``SQLExecutionDelegate/canConfirm``).
+    var canAsk: @Sendable () -> Bool = { true }
     /// Why the last request to the client failed, when it failed rather than being answered.
     private let failure = Mutex<String?>(nil)
 
-    init(elicit: @escaping Elicit, preamble: String? = nil) {
+    init(elicit: @escaping Elicit, preamble: String? = nil, canAsk: @escaping @Sendable () -> Bool = { true }) {
         self.elicit = elicit
         self.preamble = preamble
+        self.canAsk = canAsk
     }
+
+    var canConfirm: Bool { canAsk() }
 
     /// Asks the user; a request that fails (or is cancelled) counts as declined.
     func confirmDestructiveOperation(_ request: DestructiveOperationRequest) async -> Bool {

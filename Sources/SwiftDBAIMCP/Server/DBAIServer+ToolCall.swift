@@ -14,9 +14,11 @@ extension DBAIServer {
         let arguments = context.params["arguments"]?.objectValue
         let client = context.client
         let hasModel = configuration.languageModel != nil || client.supportsSampling
-        let chat = hasModel ? ChatContext(conversations: client.state.conversations, peer: context.peer) { [self] database, link, history in
+        let chat = hasModel ? ChatContext(
+            conversations: client.state.conversations, peer: context.peer,
+            canElicit: client.era == .handshake && client.supportsElicitation) { [self] database, link, history in
             ChatEngine(
-                executor: chatExecutor(database.executor, client: client, link: link), model: languageModel(link: link),
+                executor: chatExecutor(database.executor, link: link), model: languageModel(link: link),
                 configuration: chatConfiguration(for: database),
                 readPrompts: configuration.languageModel == nil ? client.state.readPrompts : readPrompts, history: history)
         } : nil

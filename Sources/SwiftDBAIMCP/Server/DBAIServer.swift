@@ -77,17 +77,17 @@ public final class DBAIServer: Sendable {
 
     /// The executor of `ask`'s statements on a database: every write the model wrote is
     /// confirmed by the user through elicitation, shown a preview, as the write tools confirm
-    /// theirs (with `--no-confirm`, nothing is asked). Without elicitation (or under 2026-07-28,
-    /// where the server cannot ask mid-call) there is no delegate: such a write is refused with
-    /// the SQL to run by hand.
-    func chatExecutor(_ executor: SQLExecutor, client: ClientFacts, link: ConversationLink) -> SQLExecutor {
+    /// theirs (with `--no-confirm`, nothing is asked). The client of each question decides
+    /// (a conversation may be continued by another client): without elicitation (or under
+    /// 2026-07-28, where the server cannot ask mid-call) such a write is refused with the SQL to
+    /// run by hand, or confirmed by the round trip.
+    func chatExecutor(_ executor: SQLExecutor, link: ConversationLink) -> SQLExecutor {
         let executor = audit == nil ? executor : executor.withJournal(LinkedAuditJournal(
             link: link, unconfirmed: !(configuration.chat.confirmsWrites && configuration.confirmsDestructiveWrites)))
         guard configuration.confirmsDestructiveWrites else { return executor.confirming([]) }
-        guard client.era == .handshake, client.supportsElicitation else { return executor }
         return executor.withDelegate(ElicitationConfirmer(
             elicit: Self.elicitation { link.peer },
-            preamble: "A language model wrote this change to answer a question."))
+            preamble: "A language model wrote this change to answer a question.", canAsk: { link.canElicit }))
     }
 
     /// Serves MCP over the transport until the client disconnects (end of input), a signal in

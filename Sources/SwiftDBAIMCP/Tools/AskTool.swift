@@ -53,14 +53,18 @@ struct AskTool: DatabaseTool {
         let response: ChatResponse
         do {
             let step = Mutex<ChatStep?>(nil)
-            response = try await link.answering(chat.peer, audit: context.writes.audit) {
-                try await ProgressReporter.reporting(context.progress, status: { step.withLock { $0 }?.description }) {
+            response = try await link.answering(chat.peer, audit: context.writes.audit, canElicit: chat.canElicit) {
+                let answer = try await ProgressReporter.reporting(context.progress, status: { step.withLock { $0 }?.description }) {
                     try await engine.send(question) { current in step.withLock { $0 = current } }
                 }
+                // Kept in the conversation's turn: a later question's turns are never overwritten.
+                await chat.conversations.answered(id)
+                return answer
             }
         } catch ChatError.refused(let sql, let refusal) {
             // The model proposed a write that did not run (yet): an attempt all the same.
-            if let audit = context.writes.audit, (try? context.executor.classifyNow(sql))?.operation.isWrite == true {
+            // Statements refused whatever the policy (DROP, ATTACH…) or not compiling count too.
+            if let audit = context.writes.audit, (try? await context.executor.classify(sql))?.operation.isWrite ?? true {
                 audit.beginWrite([BoundStatement(sql: sql)], confirmation: refusal.code == .confirmationDeclined ? .elicitation : nil)
             }
             if case .confirmationRequired(let operation, _) = refusal,
@@ -69,7 +73,6 @@ struct AskTool: DatabaseTool {
             }
             throw Self.unconfirmedWrite(sql: sql, error: refusal, naming: context.naming) ?? ChatError.refused(sql: sql, error: refusal)
         }
-        await chat.conversations.answered(id)
         let structured = Self.bounded(Self.structured(response, conversationID: id), to: context.budget.available - 512)
         var output = ToolOutput(
             structured: structured, text: Self.text(response, limits: context.executor.limits, budget: context.budget)

@@ -85,6 +85,8 @@ struct ChatContext: Sendable {
     let conversations: ConversationStore
     /// The client of the call: the conversation talks to it while answering this question.
     var peer: Peer? = nil
+    /// The client of the call takes `elicitation/create`: the model's writes are confirmed so.
+    var canElicit = false
     /// A new conversation's engine on a database, talking to clients through the link.
     let makeEngine: @Sendable (ServedDatabase, ConversationLink, [ChatEngine.Turn]) -> ChatEngine
 }
