@@ -307,7 +307,7 @@ extension SQLExecutor {
         for table in run.touchedRowIDs.keys.sorted() {
             let ids = run.touchedRowIDs[table] ?? []
             if ids.count > room { truncated = true }
-            guard room > 0 else { break }
+            guard room > 0 else { continue }
             rowIDs[table] = Array(ids.prefix(room))
             room -= min(room, ids.count)
         }
