@@ -87,6 +87,24 @@ struct AuditLogTests {
         #expect(try Self.ids(path + ".moved") == ["a"])
     }
 
+    @Test("an outcome that could not be written is written first by the next line, beside its pending line")
+    func unwrittenOutcome() throws {
+        let folder = try Folder()
+        let path = folder.path("audit.jsonl")
+        let log = try AuditLog(AuditSettings(path: path, maxBytes: 300))
+        try log.append(Self.line("x", .pending, padding: 200), durable: true, opening: "x")
+        try FileManager.default.moveItem(atPath: path, toPath: path + ".away")
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/full")
+        #expect(throws: AuditLogError.self) { try log.append(Self.line("x", .committed, padding: 200), durable: false, closing: "x") }
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.moveItem(atPath: path + ".away", toPath: path)
+        // Past the size, but the outcome of x is still to be written: no rotation before it.
+        try log.append(Self.line("y", .refused, padding: 200), durable: false)
+        #expect(try Self.ids(path) == ["x", "x", "y"])
+        try log.append(Self.line("z", .refused, padding: 200), durable: false)
+        #expect(try Self.ids(path) == ["z"])
+    }
+
     @Test("timestamps are UTC with milliseconds; redaction keeps type and length")
     func formats() {
         #expect(AuditRecord.timestamp(Date(timeIntervalSince1970: 1_795_000_000.25)) == "2026-11-18T11:06:40.250Z")

@@ -344,6 +344,23 @@ struct SharedConversationTests {
             _ = try await ConversationStore(archive: reopened).engine(for: started.id, database: "other", make: make)
         }
         #expect(reopened.record(of: "mine") == nil)
+
+        // Sessions restoring one id at the same moment share what the first one made.
+        let made = Mutex(0)
+        let conversations = await withTaskGroup(of: LiveConversation?.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    reopened.liveOrRegister("raced") {
+                        made.withLock { $0 += 1 }
+                        let link = ConversationLink()
+                        return LiveConversation(id: "raced", database: "main", engine: make(link, []), link: link)
+                    }
+                }
+            }
+            return await group.reduce(into: [LiveConversation?]()) { $0.append($1) }
+        }
+        #expect(made.withLock { $0 } == 1)
+        #expect(Set(conversations.compactMap { $0.map(ObjectIdentifier.init) }).count == 1)
         reopened.close()
     }
 }

@@ -62,6 +62,7 @@ final class AuditAttempt: Sendable {
         state.withLock { state in
             state.isWrite = true
             state.statements = statements
+            state.rollback = nil
             if let confirmation { state.confirmation = confirmation }
         }
     }
@@ -153,10 +154,9 @@ final class AuditAttempt: Sendable {
             guard !state.isFinished else { return nil }
             state.isFinished = true
             if state.isWrite {
-                // The run that rolled back is the call's outcome, already written (unless the call
-                // then went on: a new preview awaited or declined).
-                if let rollback = state.rollback, !state.awaitingConfirmation,
-                   failure == nil || failure?.code == rollback.code.rawValue {
+                // The run that rolled back is the call's outcome, already written — unless the call
+                // then went on to a confirmation: a new preview awaited, declined or refused.
+                if state.rollback != nil, !state.awaitingConfirmation, !Self.isConfirmationRefusal(failure?.code) {
                     return nil
                 }
                 var line = record(.refused, state)
@@ -191,6 +191,12 @@ final class AuditAttempt: Sendable {
         } catch {
             logger.error("audit: the outcome of \(tool) call could not be written (\(error.description))")
         }
+    }
+
+    /// A refusal that comes from a confirmation asked after a run had rolled back.
+    static func isConfirmationRefusal(_ code: String?) -> Bool {
+        guard let code else { return false }
+        return [SwiftDBAIError.Code.confirmationDeclined.rawValue, SwiftDBAIError.Code.invalidConfirmationToken.rawValue].contains(code)
     }
 
     /// The fields every line of the attempt shares.

@@ -35,6 +35,8 @@ final class AuditLog: Sendable {
         var inFlight: Set<String> = []
         /// Why the log cannot be appended to any more (a line could not be cut off).
         var damage: String?
+        /// Outcomes that could not be written, by write id, written first by the next append.
+        var unwritten: [(id: String, line: [UInt8])] = []
     }
 
     /// How much of the end of the log start-up reads to find writes left `pending`.
@@ -95,9 +97,10 @@ final class AuditLog: Sendable {
 
     /// Appends one line (a JSON object, without its newline). `durable` waits until it is on the
     /// disk. `opening` marks the `pending` line of a write whose outcome follows; `closing`, that
-    /// outcome (the log may rotate again once no write is between the two; an outcome that could
-    /// not be written keeps the log from rotating, so that start-up finds its `pending` line).
-    /// Without `rotating`, the line goes in the current file whatever its size.
+    /// outcome (the log may rotate again once no write is between the two). An outcome that could
+    /// not be written is kept and written first, before the next line: until then the log does
+    /// not rotate, so its `pending` line stays in the file beside it. Without `rotating`, the line
+    /// goes in the current file whatever its size.
     ///
     /// - Throws: ``AuditLogError`` when the line is not in the log (nothing of it is left there).
     func append(
@@ -107,22 +110,37 @@ final class AuditLog: Sendable {
             // An outcome never rotates: it goes in the file of its pending line.
             let mayRotate = rotating && state.inFlight.isEmpty
             if let damage = state.damage { throw AuditLogError(damage) }
+            while let (id, unwritten) = state.unwritten.first {
+                try writeLine(unwritten, durable: false, state: &state)
+                state.unwritten.removeFirst()
+                state.inFlight.remove(id)
+            }
             if let maxBytes = settings.maxBytes, mayRotate { rotateIfFull(adding: line.count + 1, maxBytes: maxBytes) }
-            let file = try Self.openForAppend(path)
-            defer { close(file.descriptor) }
             do throws(AuditLogError) {
-                try Self.writeAll(line + [UInt8(ascii: "\n")], to: file.descriptor)
-                if durable { try Self.sync(file.descriptor) }
-                if file.created { Self.syncDirectory(of: path) }
+                try writeLine(line, durable: durable, state: &state)
             } catch {
-                // Nothing of a failed line may stay: the next one would be glued to it.
-                if ftruncate(file.descriptor, off_t(file.size)) != 0 {
-                    state.damage = "the audit log \(path) holds part of a line that could not be removed (\(Self.reason(errno))); restart the server"
-                }
+                if let closing { state.unwritten.append((closing, line)) }
                 throw error
             }
             if let opening { state.inFlight.insert(opening) }
             if let closing { state.inFlight.remove(closing) }
+        }
+    }
+
+    /// Writes one line whole, or nothing of it (else the log is marked damaged).
+    private func writeLine(_ line: [UInt8], durable: Bool, state: inout State) throws(AuditLogError) {
+        let file = try Self.openForAppend(path)
+        defer { close(file.descriptor) }
+        do throws(AuditLogError) {
+            try Self.writeAll(line + [UInt8(ascii: "\n")], to: file.descriptor)
+            if durable { try Self.sync(file.descriptor) }
+            if file.created { Self.syncDirectory(of: path) }
+        } catch {
+            // Nothing of a failed line may stay: the next one would be glued to it.
+            if ftruncate(file.descriptor, off_t(file.size)) != 0 {
+                state.damage = "the audit log \(path) holds part of a line that could not be removed (\(Self.reason(errno))); restart the server"
+            }
+            throw error
         }
     }
 

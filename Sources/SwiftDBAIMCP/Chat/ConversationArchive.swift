@@ -100,7 +100,8 @@ final class ConversationArchive: Sendable {
     }
 
     /// The live conversation with this id, or else the one `make` returns (nil: none), made the
-    /// live one — in one step, so two sessions restoring one id at once share it.
+    /// live one — in one step, so two sessions restoring one id at once share it. `make` runs
+    /// under the registry's lock: it must not read the disk.
     func liveOrRegister(_ id: String, make: () -> LiveConversation?) -> LiveConversation? {
         live.withLock { live in
             if let existing = live[id]?.conversation { return existing }

@@ -72,9 +72,11 @@ actor ConversationStore {
     /// A conversation another session holds, or one read back from the archive.
     private func restored(_ id: String, make: (ConversationLink, [ChatEngine.Turn]) -> ChatEngine) -> LiveConversation? {
         guard let archive else { return nil }
-        // Atomic across sessions: two restoring one id at once get one engine.
+        if let live = archive.live(id) { return live }
+        guard let record = archive.record(of: id) else { return nil }
+        // Atomic across sessions: two restoring one id at once get one engine (the other one made
+        // is dropped; making one has no side effect).
         return archive.liveOrRegister(id) {
-            guard let record = archive.record(of: id) else { return nil }
             let link = ConversationLink()
             return LiveConversation(id: id, database: record.database, engine: make(link, record.turns), link: link)
         }

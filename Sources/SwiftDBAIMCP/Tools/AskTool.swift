@@ -63,8 +63,10 @@ struct AskTool: DatabaseTool {
             }
         } catch ChatError.refused(let sql, let refusal) {
             // The model proposed a write that did not run (yet): an attempt all the same.
-            // Statements refused whatever the policy (DROP, ATTACH…) or not compiling count too.
-            if let audit = context.writes.audit, (try? await context.executor.classify(sql))?.operation.isWrite ?? true {
+            // Only a write that never ran (a run that rolled back has its line): refused by the
+            // policy — statements refused whatever it says (DROP, ATTACH…) count too — or awaiting a
+            // confirmation, or declined.
+            if let audit = context.writes.audit, await Self.isUnrunWrite(sql, refusal: refusal, executor: context.executor) {
                 audit.beginWrite([BoundStatement(sql: sql)], confirmation: refusal.code == .confirmationDeclined ? .elicitation : nil)
             }
             if case .confirmationRequired(let operation, _) = refusal,
@@ -118,6 +120,25 @@ struct AskTool: DatabaseTool {
         output.structured = .object(structured)
         output.text = "Database: \(chosen.name)\n\n" + output.text
         return output
+    }
+
+    /// True when the refused statement is a write that did not run: confirmation asked or
+    /// declined, or refused by the policy (a statement that does not even classify counts).
+    static func isUnrunWrite(_ sql: String, refusal: SwiftDBAIError, executor: SQLExecutor) async -> Bool {
+        switch refusal {
+        case .confirmationRequired, .confirmationDeclined:
+            return true
+        case .rejected:
+            do {
+                return try await executor.classify(sql).operation.isWrite
+            } catch .rejected {
+                return true
+            } catch {
+                return false
+            }
+        default:
+            return false
+        }
     }
 
     /// The answer of a model-written write the user confirmed (2026-07-28 round trip).
