@@ -99,6 +99,7 @@ def test_each_write_attempt_ends_in_one_line_with_its_outcome(audited, chinook: 
     server.call("query", {"sql": "SELECT count(*) FROM Genre"})
     server.stop()
 
+    assert log.stat().st_mode & 0o077 == 0, "the log is the user's alone"
     final = outcomes(log)
     assert [(line["tool"], line["outcome"]) for line in final] == [
         ("insert", "committed"), ("insert", "rolled_back"), ("delete", "refused"), ("delete", "committed"), ("update", "refused"),

@@ -87,15 +87,20 @@ def test_a_conversation_continues_after_a_restart(dbai_bin: Path, chinook: Path,
         "How many tracks are there in the store?", "And longer than five minutes?"]
 
 
-def test_a_stateless_conversation_id_continues_after_a_restart(dbai_bin: Path, chinook: Path, tmp_path: Path, model: str) -> None:
-    state = tmp_path / "state"
-    flags = ["--state-dir", str(state), *llm(model)]
+def started_conversation(dbai_bin: Path, chinook: Path, flags: list[str]) -> str:
+    """The conversation_id of one stateless question asked of a server that then stops."""
     server = Stdio(dbai_bin, chinook, *flags)
     try:
         first = server.call("tools/call", modern_params({"name": "ask", "arguments": {"question": "Count the tracks"}}))
     finally:
         server.stop()
-    conversation = first["result"]["structuredContent"]["conversation_id"]
+    return first["result"]["structuredContent"]["conversation_id"]
+
+
+def test_a_stateless_conversation_id_continues_after_a_restart(dbai_bin: Path, chinook: Path, tmp_path: Path, model: str) -> None:
+    state = tmp_path / "state"
+    flags = ["--state-dir", str(state), *llm(model)]
+    conversation = started_conversation(dbai_bin, chinook, flags)
     restarted = Stdio(dbai_bin, chinook, *flags)
     try:
         again = restarted.call("tools/call", modern_params(
@@ -111,12 +116,7 @@ def test_a_stateless_conversation_id_continues_after_a_restart(dbai_bin: Path, c
 def test_conversations_expire_after_the_ttl(dbai_bin: Path, chinook: Path, tmp_path: Path, model: str) -> None:
     state = tmp_path / "state"
     flags = ["--state-dir", str(state), "--conversation-ttl", "1s", *llm(model)]
-    server = Stdio(dbai_bin, chinook, *flags)
-    try:
-        first = server.call("tools/call", modern_params({"name": "ask", "arguments": {"question": "Count the tracks"}}))
-    finally:
-        server.stop()
-    conversation = first["result"]["structuredContent"]["conversation_id"]
+    conversation = started_conversation(dbai_bin, chinook, flags)
     time.sleep(2.2)
     restarted = Stdio(dbai_bin, chinook, *flags)
     try:

@@ -250,6 +250,15 @@ extension SQLExecutor {
         var lastInsertRowID: Int64?
         var prepared: [String: Statement] = [:]
         var changedSincePreview: SwiftDBAIError?
+        /// What the statements did so far.
+        func run() -> GuardedRun {
+            GuardedRun(
+                result: MutationResult(
+                    operation: operation, rowsAffected: rowsAffected, lastInsertRowID: lastInsertRowID,
+                    elapsed: ContinuousClock.now - start),
+                changedRowIDs: mutationGuard.changedRowIDs, insertedRowIDs: mutationGuard.insertedRowIDs,
+                touchedRowIDs: mutationGuard.sortedTouchedRowIDs)
+        }
         try db.inTransaction(.immediate) {
             // The content of the confirmed rows, read before anything changes them.
             let digestBefore = try signature.map { signature in
@@ -274,26 +283,13 @@ extension SQLExecutor {
             }
             guard commit else { return .rollback }
             // A violation fails the commit (the guard observes it): nothing to record then.
-            if mutationGuard.violation == nil {
-                try willCommit(
-                    GuardedRun(
-                        result: MutationResult(
-                            operation: operation, rowsAffected: rowsAffected, lastInsertRowID: lastInsertRowID,
-                            elapsed: ContinuousClock.now - start),
-                        changedRowIDs: [:], insertedRowIDs: [:], touchedRowIDs: mutationGuard.sortedTouchedRowIDs),
-                    entry.schema)
-            }
+            if mutationGuard.violation == nil { try willCommit(run(), entry.schema) }
             return .commit
         }
         // A rolled-back run never reaches the guard's commit check: report a violation here.
         if let violation = mutationGuard.violation { throw violation }
         if let changedSincePreview { throw changedSincePreview }
-        return GuardedRun(
-            result: MutationResult(
-                operation: operation, rowsAffected: rowsAffected, lastInsertRowID: lastInsertRowID,
-                elapsed: ContinuousClock.now - start),
-            changedRowIDs: mutationGuard.changedRowIDs, insertedRowIDs: mutationGuard.insertedRowIDs,
-            touchedRowIDs: mutationGuard.sortedTouchedRowIDs)
+        return run()
     }
 
     /// The record of a write about to commit: its rowids (at most ``JournaledWrite/maxRowIDs``)

@@ -48,7 +48,7 @@ final class AuditLog: Sendable {
     /// - Throws: ``DBAIServerConfigurationError/auditLog(_:reason:)`` when the file cannot be
     ///   created or written, is not a regular file, or another process holds it.
     init(_ settings: AuditSettings) throws(DBAIServerConfigurationError) {
-        let path = settings.path.hasPrefix("/") ? settings.path : FileManager.default.currentDirectoryPath + "/" + settings.path
+        let path = AuditRecord.absolutePath(settings.path)
         self.path = path
         self.settings = settings
         let hint = "; give a new file, or an audit log, that the server may write"

@@ -21,6 +21,8 @@ final class ConversationArchive: Sendable {
     private let logger: Logger
     /// Live conversations by id, held weakly: the sessions' stores keep them alive.
     private let live = Mutex<[String: WeakConversation]>([:])
+    /// Saves so far: expired conversations are purged every 100.
+    private let saves = Mutex(0)
 
     /// The name of the file in the state directory.
     static let fileName = "conversations.sqlite"
@@ -154,8 +156,6 @@ final class ConversationArchive: Sendable {
             purgeExpired()
         }
     }
-
-    private let saves = Mutex(0)
 
     /// Forgets conversations idle longer than the time to live.
     func purgeExpired() {
