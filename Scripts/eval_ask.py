@@ -9,11 +9,23 @@ Numbers are compared after rounding to 4 decimals; 1 and 1.0 are equal.
 (rentals for rentals.sqlite); --metadata-parts keeps only some of it (examples, descriptions).
 --blind prints no question, SQL or error text: only ids, marks and figures (for held-out sets,
 whose failures must not be read). --output FILE writes one JSON object per question (what ran,
-what the model wrote, the rewrites, and whether the model's own statement was right).
+what the model wrote, the rewrites, whether the model's own statement was right, the answer's
+confidence with its evidence, and each candidate of a vote with whether it was right), which
+Scripts/calibrate_confidence.py reads.
+
+Confidence: the share of answers marked low, how often those are wrong and the high ones right,
+and the trade-off curve of confidence_score (flag the lowest-scored answers: the accuracy of the
+rest for each share flagged).
+
+--llm-log FILE (default: .build-llm/server.log of Scripts/local-llm, when it exists) is the model
+server's log: llama.cpp prints the prompt tokens it evaluates for each request, which are the
+tokens it read again (not served from its prompt cache); the summary gives their median per
+question after the first.
 """
 
 import argparse
 import base64
+import re
 import collections
 import json
 import os
@@ -115,6 +127,58 @@ def rows_equal(predicted, gold, ordered):
     return collections.Counter(predicted) == collections.Counter(gold)
 
 
+def rows_equal_or_false(predicted, gold, ordered):
+    return predicted is not None and rows_equal(predicted, gold, ordered)
+
+
+def log_size(path):
+    try:
+        return os.path.getsize(path) if path else None
+    except OSError:
+        return None
+
+
+PROMPT_EVAL = re.compile(r"prompt eval time\s*=\s*[\d.]+\s*ms\s*/\s*(\d+)\s*tokens")
+
+
+def evaluated_prompt_tokens(path, start):
+    """The prompt tokens the model server evaluated (read again) since `start` in its log."""
+    if path is None or start is None:
+        return None
+    try:
+        with open(path, "rb") as file:
+            file.seek(start)
+            text = file.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    counts = [int(n) for n in PROMPT_EVAL.findall(text)]
+    return sum(counts) if counts else None
+
+
+def confidence_report(outcomes):
+    """The share marked low, how often high and low answers are right, and the trade-off curve."""
+    marked = [o for o in outcomes if o.get("confidence") in ("high", "low")]
+    if not marked:
+        return
+    high = [o for o in marked if o["confidence"] == "high"]
+    low = [o for o in marked if o["confidence"] == "low"]
+    wrong = sum(not o["correct"] for o in marked)
+    def share(part, whole):
+        return f"{100 * part / whole:.1f}%" if whole else "-"
+    print(f"Confidence:           {len(low)} low ({share(len(low), len(marked))}; {share(wrong, len(marked))} answered wrong), "
+          f"{len(high)} high")
+    print(f"  high right:         {sum(o['correct'] for o in high)}/{len(high)} = {share(sum(o['correct'] for o in high), len(high))}")
+    print(f"  low wrong:          {sum(not o['correct'] for o in low)}/{len(low)} = {share(sum(not o['correct'] for o in low), len(low))}")
+    scored = sorted((o for o in marked if o.get("confidence_score") is not None), key=lambda o: o["confidence_score"])
+    if scored:
+        points = []
+        for percent in range(0, 100, 10):
+            flagged = round(len(scored) * percent / 100)
+            rest = scored[flagged:]
+            points.append(f"{percent}%:{share(sum(o['correct'] for o in rest), len(rest))}")
+        print("  curve (flagged: accuracy of the rest): " + " ".join(points))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
@@ -128,6 +192,9 @@ def main():
     parser.add_argument("--metadata", help="a metadata file (descriptions, examples) for the databases")
     parser.add_argument("--metadata-parts", default="all", help="all, examples, descriptions or examples,descriptions")
     parser.add_argument("--output", help="write one JSON object per question to this file")
+    default_log = os.path.join(REPO, ".build-llm", "server.log")
+    parser.add_argument("--llm-log", default=default_log if os.path.exists(default_log) else None,
+                        help="the model server's log, for the prompt tokens it evaluated (read again) per question")
     parser.add_argument("server_args", nargs="*", help="extra dbai-mcp flags, after --")
     options = parser.parse_args()
 
@@ -153,9 +220,11 @@ def main():
             gold = gold_connection.execute(question["sql"]).fetchall()
             gold_connection.close()
 
+            log_start = log_size(options.llm_log)
             start = time.perf_counter()
             result = call_ask(servers[question["db"]], question["question"])
             latency = time.perf_counter() - start
+            reread = evaluated_prompt_tokens(options.llm_log, log_start)
             structured = result.get("structuredContent") or {}
             executed = not result.get("isError") and "rows" in structured
             text = "".join(part.get("text", "") for part in result.get("content", []))
@@ -170,6 +239,17 @@ def main():
                 "rewrites": [{"rule": r.get("rule"), "kind": r.get("kind")} for r in structured.get("rewrites") or []],
                 "looked_again_for": structured.get("looked_again_for") or [],
                 "doubts": structured.get("doubts") or [],
+                "confidence": structured.get("confidence"),
+                "confidence_score": structured.get("confidence_score"),
+                "confidence_reasons": [r.get("code") for r in structured.get("confidence_reasons") or []],
+                "confidence_evidence": structured.get("confidence_evidence"),
+                "reread_tokens": reread,
+                "candidates": [
+                    {"result": c.get("result"), "agrees": c.get("agrees"),
+                     "correct": c.get("sql") is not None and rows_equal_or_false(run_gold(source, c["sql"]), gold, question["ordered"]),
+                     "token_logprob_min": c.get("token_logprob_min"), "hesitations": c.get("hesitations")}
+                    for c in structured.get("candidates") or []
+                ],
             }
             if outcome["model_sql"] and outcome["model_sql"] != outcome["sql"]:
                 model_rows = run_gold(source, outcome["model_sql"])
@@ -180,6 +260,8 @@ def main():
             mark = "ok  " if correct else ("rows" if executed else "ERR ")
             tokens = outcome["prompt_tokens"]
             tokens_text = f"{tokens:6d} tok" if tokens is not None else "     - tok"
+            tokens_text += f" {reread:5d} read" if reread is not None else ""
+            tokens_text += f" {outcome['confidence'] or '-':4s}"
             if options.blind:
                 print(f"{mark} {question['id']} {latency:5.1f}s {tokens_text}", flush=True)
                 continue
@@ -232,6 +314,10 @@ def main():
         helped = sum(o["correct"] and not o["model_correct"] for o in changed)
         hurt = sum(o["model_correct"] and not o["correct"] for o in changed)
         print(f"Rewritten answers:    {len(changed)}; right only after the rewrites {helped}, right only as the model wrote it {hurt}")
+    confidence_report(outcomes)
+    reread = [o["reread_tokens"] for o in outcomes[1:] if o.get("reread_tokens") is not None]
+    if reread:
+        print(f"Prompt tokens read again: median {statistics.median(reread):.0f} per question after the first (max {max(reread)})")
     failed = [o["id"] for o in outcomes if not o["correct"]]
     print("Failed:               " + (", ".join(failed) if failed else "none"))
 

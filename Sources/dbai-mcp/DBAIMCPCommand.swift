@@ -139,9 +139,19 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     var llmSampleRows: Int = ChatConfiguration().sampleRowCount
 
     @Option(name: .customLong("llm-candidates"), help: ArgumentHelp(
-        "Statements written for each question of `ask`, 1 to 5: above 1, the model writes more at a higher temperature, each runs (reads only) and the result most of them return wins. Each is one more model call.",
+        "The most statements written for a question of `ask`, 1 to 5: above 1, the model writes more at a higher temperature, each runs (reads only), the result most of them return wins, and whether they agree says how sure the answer is. Each is one more model call.",
         valueName: "n"))
     var llmCandidates: Int = ChatConfiguration().candidates
+
+    @Option(name: .customLong("llm-candidate-sampling"), help: ArgumentHelp(
+        "When `ask` writes the other candidates: when-unsure (only when their agreement could change the answer's confidence) or always.",
+        valueName: "when"))
+    var llmCandidateSampling: ChatConfiguration.CandidateSampling = ChatConfiguration().candidateSampling
+
+    @Option(name: .customLong("llm-context"), help: ArgumentHelp(
+        "The context window of the model that answers `ask`, in tokens: every prompt fits it, the whole schema whenever it can (default: what the --llm server reports, else \(ChatConfiguration.defaultContextTokens); at least 2048).",
+        valueName: "tokens"))
+    var llmContext: Int?
 
     @Option(name: .customLong("llm-rewrites"), help: ArgumentHelp(
         "The kinds of rewrites of the model's SQL for `ask`, comma-separated: repair (mend a statement SQLite rejected), equivalence (change nothing anyone could mean), guess (a reading of the question the statement may miss, told to the model, never applied); none for the model's SQL as written.",
@@ -149,7 +159,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     var llmRewrites: RewriteKindList = RewriteKindList(kinds: ChatConfiguration().rewriteKinds)
 
     @Option(name: .customLong("llm-examples"), help: ArgumentHelp(
-        "How many of the metadata's example questions (the most like each question) go into the prompt of `ask`, 0 to 8.",
+        "How many of the metadata's example questions (the most like each question) go with a question of `ask` when they do not all fit its system prompt, 0 to 8.",
         valueName: "n"))
     var llmExamples: Int = ChatConfiguration().examplesPerQuestion
 
@@ -237,6 +247,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             throw ValidationError("--sqlite-memory-mb must be 0 (no limit) or at least 16.")
         }
         guard (1...5).contains(llmCandidates) else { throw ValidationError("--llm-candidates must be 1 to 5.") }
+        if let llmContext, llmContext < 2_048 { throw ValidationError("--llm-context must be at least 2048 tokens.") }
         guard llmSampleRows >= 0 else { throw ValidationError("--llm-sample-rows must be 0 or more.") }
         guard (0...8).contains(llmExamples) else { throw ValidationError("--llm-examples must be 0 to 8.") }
         if http == nil {
@@ -307,6 +318,8 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         chat.summary = llmSummary
         chat.sampleRowCount = llmSampleRows
         chat.candidates = llmCandidates
+        chat.candidateSampling = llmCandidateSampling
+        chat.contextTokens = llmContext
         chat.rewriteKinds = llmRewrites.kinds
         chat.examplesPerQuestion = llmExamples
         chat.firstRequestTimeout = .seconds(max(llmFirstTimeoutSeconds, llmTimeoutSeconds))
@@ -380,3 +393,4 @@ struct DBAIMCPCommand: AsyncParsableCommand {
 
 extension ChatConfiguration.SQLOutputMode: ExpressibleByArgument {}
 extension ChatConfiguration.SummaryMode: ExpressibleByArgument {}
+extension ChatConfiguration.CandidateSampling: ExpressibleByArgument {}

@@ -105,8 +105,11 @@ def test_a_result_as_a_table_sorted_in_the_view_and_as_a_bar_chart(hosted) -> No
     bars = frame.locator("#chart rect.bar")
     assert bars.count() == 12
     values = {row[0]: row[1] for row in rows}
-    heights = {label: float(bars.nth(index).get_attribute("height")) for index, label in
-               enumerate(frame.locator("figure ul.sr-only li").all_inner_texts())}
+    listed = frame.locator("figure ul.sr-only li").all_inner_texts()
+    # The bars keep the statement's order (ORDER BY tracks DESC), not the table's sort by name.
+    assert [entry.rsplit(": ", 1)[0] for entry in listed] == [row[0] for row in rows]
+    assert [bars.nth(index).get_attribute("aria-label") for index in range(12)] == listed
+    heights = {label: float(bars.nth(index).get_attribute("height")) for index, label in enumerate(listed)}
     tallest = max(values, key=values.get)
     for entry, height in heights.items():
         label, value = entry.rsplit(": ", 1)
@@ -204,6 +207,14 @@ def test_an_ask_answer_with_the_models_sql_and_its_rewrites(hosted) -> None:
     assert "Album" in frame.locator("#sql").inner_text()
     assert frame.locator("#model-sql").inner_text() == "SELECT count(*) AS albums FROM albums"
     assert "folded_name (repair)" in frame.locator("#rewrites").inner_text()
+    structured = result["structuredContent"]
+    note = frame.locator("#confidence")
+    assert note.get_attribute("data-level") == structured["confidence"]
+    against = [reason["message"] for reason in structured["confidence_reasons"] if not reason["supports_answer"]]
+    if structured["confidence"] == "low":
+        # A low answer is a warning before the rows, with every reason against it.
+        assert note.get_attribute("role") == "alert" and "may be wrong" in note.inner_text()
+        assert note.locator("li").all_inner_texts() == against
     host.screenshot("ask")
 
 

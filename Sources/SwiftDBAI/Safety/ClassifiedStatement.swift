@@ -9,6 +9,10 @@ public struct ClassifiedStatement: Sendable, Hashable {
     public var operation: SQLOperation
     /// Tables and views read, views expanded to the tables they read (canonical names).
     public var tablesRead: Set<String>
+    /// The columns the statement reads, by table (canonical names; through views, the tables'
+    /// columns), as SQLite's compiler reports them: the result's, the conditions', the joins'.
+    /// Reads made by triggers are not included.
+    public var columnsRead: [String: Set<String>] = [:]
     /// Tables written and how, including writes made by triggers and foreign-key actions.
     public var tablesWritten: [String: Set<SQLOperation>]
     /// True when SQLite reports the statement makes no direct change to the database file.

@@ -201,6 +201,7 @@ public final class SQLStatementClassifier: @unchecked Sendable {
     private func analyze(_ compiled: CompiledStatement, sql: String) throws(SQLRejection) -> ClassifiedStatement {
         try Self.refuseMaintenance(compiled.actions)
         var tablesRead: Set<String> = []
+        var columnsRead: [String: Set<String>] = [:]
         var tablesWritten: [String: Set<SQLOperation>] = [:]
         var directOperation: SQLOperation?
 
@@ -218,6 +219,11 @@ public final class SQLStatementClassifier: @unchecked Sendable {
                 // used, even over allowed tables.
                 if let source = action.source, let view = schema.table(named: source), view.kind == .view {
                     tablesRead.insert(view.name)
+                }
+                // The statement's own reads and its views' (a trigger's are the write's).
+                if let column = action.second, !column.isEmpty, let table = schema.table(named: name),
+                   action.source.map({ schema.table(named: $0)?.kind == .view }) ?? true {
+                    columnsRead[table.name, default: []].insert(table.column(named: column)?.name ?? column)
                 }
 
             case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
@@ -288,10 +294,12 @@ public final class SQLStatementClassifier: @unchecked Sendable {
                 "Only SELECT, INSERT, UPDATE and DELETE statements are allowed; this statement is none of them.")
         }
 
-        return ClassifiedStatement(
+        var classified = ClassifiedStatement(
             sql: sql, operation: operation, tablesRead: tablesRead, tablesWritten: tablesWritten,
             isReadOnly: compiled.isReadOnly, columnCount: compiled.columnCount,
             parameterCount: compiled.parameterNames.count, parameterNames: compiled.parameterNames)
+        classified.columnsRead = columnsRead
+        return classified
     }
 
     /// True for the read SQLite reports when a statement counts the rows of a CTE or subquery

@@ -14,6 +14,16 @@ public struct ChatConfiguration: Sendable, Hashable {
         case text
     }
 
+    /// When a read gets candidate statements (``candidates``).
+    public enum CandidateSampling: String, Sendable, Hashable, CaseIterable {
+        /// For every read.
+        case always
+        /// Only when their agreement could change the answer's confidence level: an answer the
+        /// other evidence already marks high (or low, whatever the candidates say) costs no more
+        /// model calls.
+        case whenUnsure = "when-unsure"
+    }
+
     /// How the answer's summary is written.
     public enum SummaryMode: String, Sendable, Hashable, CaseIterable {
         /// The model writes it from the result (falls back to ``deterministic`` on failure).
@@ -28,14 +38,16 @@ public struct ChatConfiguration: Sendable, Hashable {
     public var maxRetries: Int
     /// Sample rows per table in the prompt.
     public var sampleRowCount: Int
-    /// Above this many tables and views, only the tables relevant to the question are sent.
-    public var maxPromptTables: Int
-    /// The most characters of schema text in a prompt: the part every question shares and the
-    /// tables chosen for one question together (about 3 characters a token). The default fits a
-    /// local model's 8,192-token context with room for the question, its examples
-    /// (at most 2,500 characters of them), a retry's hint and the answer; a schema too large
-    /// for it is retrieved table by table.
-    public var maxSchemaCharacters: Int
+    /// Above this many tables and views, the schema is never sent whole: only the tables
+    /// relevant to each question are (nil, the default: the whole schema whenever it fits the
+    /// context).
+    public var maxPromptTables: Int?
+    /// The model's context window in tokens, which every request (the system message with the
+    /// schema and examples, the question, and room for the answer) must fit. Nil, the default:
+    /// what the model reports (``LanguageModel/contextWindow()``), else
+    /// ``defaultContextTokens``. The schema is sent whole, with its descriptions and sample
+    /// rows, whenever it fits; a schema too large for it is retrieved table by table.
+    public var contextTokens: Int?
     /// How the model hands over its SQL.
     public var sqlOutput: SQLOutputMode
     /// How the summary is written.
@@ -57,41 +69,52 @@ public struct ChatConfiguration: Sendable, Hashable {
     /// it from its prompt cache. Later requests keep the model's timeout.
     public var firstRequestTimeout: Duration
     /// How many statements answer a read, the one settled on included: above 1, the model writes
-    /// more at ``candidateTemperature`` from the same prompt, each runs (reads only), and the
-    /// result most of them return wins (ties go to the statement settled on; an empty result
-    /// never beats rows). Sampling stops as soon as no other result can win. Each candidate is
-    /// one more model call: on a local model seconds per question, for answers that do not rest
-    /// on one greedy guess.
+    /// more at ``candidateTemperature`` from the same prompt (``candidateSampling`` says when),
+    /// each runs (reads only), and the result most of them return wins (ties go to the statement
+    /// settled on; an empty result never beats rows). Whether they agree is the strongest sign of
+    /// how sure to be of the answer (``AnswerConfidence``). Sampling stops as soon as no other
+    /// result can win and the answer's confidence cannot change. Each candidate is one more model
+    /// call: on a local model on a CPU a second or two (the prompt is cached; only the statement
+    /// is generated).
     public var candidates: Int
+    /// When a read gets candidate statements.
+    public var candidateSampling: CandidateSampling
     /// The sampling temperature of the extra candidates.
     public var candidateTemperature: Double
     /// The kinds of rewrites applied to the model's SQL (all by default): without `.repair`, a
     /// failed statement goes back to the model at once; without `.equivalence`, the model's
     /// statement runs as written; without `.guess`, the model is never told what a guess sees.
     public var rewriteKinds: Set<SQLRewriteKind>
-    /// Questions with the SQL that answers them, from someone who knows the database: the ones
+    /// Questions with the SQL that answers them, from someone who knows the database: all of
+    /// them in the system message, after the schema, when they fit the context; else the ones
     /// most like each question are shown to the model with it.
     public var examples: [ChatExample]
-    /// How many examples go with a question, at most (the most like it; none that shares no
-    /// telling word with it). Each is read by the model on every question: on a local model about
-    /// a second per example.
+    /// How many examples go with a question, at most, when they do not all fit the system
+    /// message (the most like it; none that shares no telling word with it). Each is read by the
+    /// model with every question: on a local model on a CPU about a second per example.
     public var examplesPerQuestion: Int
+
+    /// The context assumed when neither ``contextTokens`` nor the model says one: that of the
+    /// local model `Scripts/local-llm` serves, and the smallest of the hosted ones' by far.
+    public static let defaultContextTokens = 8_192
 
     /// Creates a configuration with defaults tuned for small local models.
     public init(
-        historyWindow: Int = 4, maxRetries: Int = 2, sampleRowCount: Int = 3, maxPromptTables: Int = 15,
+        historyWindow: Int = 4, maxRetries: Int = 2, sampleRowCount: Int = 3, maxPromptTables: Int? = nil,
         sqlOutput: SQLOutputMode = .automatic, summary: SummaryMode = .model,
         sqlOptions: GenerationOptions = GenerationOptions(temperature: 0, maxTokens: 400),
         summaryOptions: GenerationOptions = GenerationOptions(temperature: 0, maxTokens: 80),
         summaryRowCount: Int = 5, retryTemperature: Double = 0.4, confirmsWrites: Bool = true,
-        firstRequestTimeout: Duration = .seconds(300), candidates: Int = 1, candidateTemperature: Double = 0.7,
+        firstRequestTimeout: Duration = .seconds(300), candidates: Int = 3, candidateSampling: CandidateSampling = .whenUnsure,
+        candidateTemperature: Double = 0.7,
         rewriteKinds: Set<SQLRewriteKind> = Set(SQLRewriteKind.allCases), examples: [ChatExample] = [],
-        examplesPerQuestion: Int = 3, maxSchemaCharacters: Int = 14_000
+        examplesPerQuestion: Int = 3, contextTokens: Int? = nil
     ) {
         self.rewriteKinds = rewriteKinds
         self.examples = examples
         self.examplesPerQuestion = max(0, examplesPerQuestion)
         self.candidates = max(1, candidates)
+        self.candidateSampling = candidateSampling
         self.candidateTemperature = max(0, candidateTemperature)
         self.firstRequestTimeout = firstRequestTimeout > .zero ? firstRequestTimeout : .seconds(300)
         self.confirmsWrites = confirmsWrites
@@ -99,8 +122,8 @@ public struct ChatConfiguration: Sendable, Hashable {
         self.historyWindow = max(0, historyWindow)
         self.maxRetries = max(0, maxRetries)
         self.sampleRowCount = max(0, sampleRowCount)
-        self.maxPromptTables = max(1, maxPromptTables)
-        self.maxSchemaCharacters = max(2_000, maxSchemaCharacters)
+        self.maxPromptTables = maxPromptTables.map { max(1, $0) }
+        self.contextTokens = contextTokens.map { max(1_024, $0) }
         self.sqlOutput = sqlOutput
         self.summary = summary
         self.sqlOptions = sqlOptions

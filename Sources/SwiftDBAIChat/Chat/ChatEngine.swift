@@ -5,7 +5,8 @@ import SwiftDBAI
 /// rows, a summary and a suggested chart.
 ///
 /// Pipeline: cached schema → a system prompt with the rules and the schema (`CREATE TABLE` text,
-/// keys, descriptions and sample rows; for large schemas only what fits, `PromptSchema`) that
+/// keys, descriptions and sample rows, and the user's examples; for large schemas only what
+/// fits the model's context, `PromptLayout`) that
 /// stays the same from question to question, so a model server's prompt cache keeps it → the
 /// question, after what is particular to it (the tables it needs on a large schema, the
 /// examples most like it, the stored values it names, the often-NULL columns it names) → SQL from
@@ -52,8 +53,10 @@ public actor ChatEngine {
 
     /// The answered questions kept for follow-ups, oldest first (at most the history window).
     public private(set) var turns: [Turn] = []
-    /// The schema prompt of the current schema version.
-    private var promptSchema: (version: Int, prompt: PromptSchema)?
+    /// The prompt layout of the current schema version.
+    private var layout: (version: Int, layout: PromptLayout)?
+    /// The model's context window, once known.
+    private var contextTokens: Int?
     /// The column profiles of the current schema version (NULL counts, categories), made once
     /// per version: they feed hints and checks, so values changed by later writes matter little.
     private var columnProfiles: (version: Int, profiles: [ColumnProfile])?
@@ -114,7 +117,7 @@ public actor ChatEngine {
     ///
     /// - Throws: ``ChatError/database(_:)`` when the schema cannot be read.
     public func prepareSchema() async throws(ChatError) {
-        _ = try await currentPromptSchema()
+        _ = try await currentLayout()
     }
 
     /// Has the model read the system prompt now, so the first question does not wait for it: a
@@ -125,7 +128,7 @@ public actor ChatEngine {
     /// - Throws: ``ChatError/database(_:)`` when the schema cannot be read, ``ChatError/model(_:)``
     ///   when the model fails.
     public func warmUp() async throws(ChatError) {
-        let system = systemMessage(for: try await currentPromptSchema())
+        let system = ChatMessage.system(try await currentLayout().system)
         guard !readPrompts.contains(system.content) else { return }
         let request = LanguageModelRequest(
             messages: [system, .user(ChatPrompt.question("How many rows are there?"))],
@@ -160,170 +163,142 @@ public actor ChatEngine {
         let question = question.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !question.isEmpty else { throw .emptyQuestion }
         meter = UsageMeter()
-        let prompt = try await currentPromptSchema()
-        let system = systemMessage(for: prompt)
-        var messages = [system]
+        let layout = try await currentLayout()
+        var messages = [ChatMessage.system(layout.system)]
         for turn in turns.suffix(configuration.historyWindow) {
             messages.append(.user(ChatPrompt.question(turn.question)))
             messages.append(.assistant(turn.sql))
         }
         let historyCount = messages.count
         let examples = exampleRetriever.examples(for: question, limit: configuration.examplesPerQuestion)
-        let tables = try await selectedTables(for: question, in: prompt, reading: examples)
-        let profiles = await currentColumnProfiles(of: prompt.schema)
-        let found = await storedValues(namedIn: question, schema: prompt.schema, profiles: profiles)
-        let hints = valueHints(for: question, schema: prompt.schema, found: found, profiles: profiles)
-        messages.append(.user(ChatPrompt.question(question, tables: tables, examples: examples, hints: hints)))
-        let asked = messages
-        let context = RewriteContext(schema: prompt.schema, profiles: profiles, question: question)
-        /// A read that returned no rows or looked wrong, kept while the model has one more look.
-        var firstLook: Settled?
-        /// What the model was told when it was asked to look again.
-        var lookedAgainFor: [String] = []
-        /// The first read, which ran, when the model's second look replaced it.
-        var replacedSQL: String?
-        /// The answer from the statement settled on, after other candidates had their vote, with
-        /// what still looks wrong in it.
-        func finish(_ settled: Settled) async -> ChatResponse {
-            var chosen = await voted(settled, asked: asked, context: context)
-            if chosen.isRead {
-                // The doubts of a statement already looked at are not looked for again (a guess's
-                // statement is one more query).
-                var found = chosen.checkedDoubts ?? []
-                if chosen.checkedDoubts == nil {
-                    found = Self.doubts(about: chosen.sql, context: context) + (await guessedDoubts(about: chosen, context: context))
-                }
-                chosen.doubts = found + chosen.doubts
-            }
-            chosen.lookedAgainFor = lookedAgainFor
-            chosen.replacedSQL = chosen.sql == replacedSQL ? nil : replacedSQL
-            return await answer(question, chosen)
-        }
-
-        var lastFailure: (sql: String, error: SwiftDBAIError)?
-        var focused = false
-        var fresh = true
-        for attempt in 1...(configuration.maxRetries + 1) {
-            var request = sqlRequest(messages)
-            if !fresh {
-                // The same conversation at temperature 0 tends to bring the same mistake back.
-                request.options.temperature = max(request.options.temperature ?? 0, configuration.retryTemperature)
-            }
-            fresh = false
-            stepObserver?(.writingSQL(attempt: attempt, readingPrompt: !readPrompts.contains(system.content)))
+        let tables = try await selectedTables(for: question, in: layout, reading: examples)
+        let profiles = await currentColumnProfiles(of: layout.schema)
+        let found = await storedValues(namedIn: question, schema: layout.schema, profiles: profiles)
+        let hints = valueHints(for: question, schema: layout.schema, found: found, profiles: profiles)
+        messages.append(.user(ChatPrompt.question(
+            question, tables: tables, examples: layout.examplesInSystem ? [] : examples, hints: hints)))
+        let asking = Asking(
+            question: question, asked: messages,
+            context: RewriteContext(schema: layout.schema, profiles: profiles, question: question),
+            relevance: ColumnRelevance(schema: layout.schema, question: question, examples: examples, namedValues: found))
+        var progress = AnswerProgress(messages: messages, historyCount: historyCount, maxAttempts: configuration.maxRetries + 1)
+        while let attempt = progress.nextAttempt() {
+            var request = sqlRequest(progress.messages)
+            request.options.temperature = progress.temperature(configured: request.options.temperature, retry: configuration.retryTemperature)
+            stepObserver?(.writingSQL(attempt: attempt, readingPrompt: !readPrompts.contains(layout.system)))
             let response: LanguageModelResponse
             do {
                 response = try await respond(to: request)
             } catch {
                 // The model failed on the second look at a read that ran: that read stands.
-                if let firstLook, !Task.isCancelled { return await finish(firstLook) }
+                if let standing = progress.standingAnswer, !Task.isCancelled { return await finish(standing, progress, asking) }
                 throw error
             }
             guard let written = SQLExtractor.sql(in: response) else {
-                messages.append(.assistant(response.text))
-                messages.append(.user(ChatPrompt.noSQLRetry))
+                progress.wroteNoSQL(.assistant(response.text))
                 continue
             }
-            var statement = pipeline.equivalences(of: written, in: context)
+            var statement = pipeline.equivalences(of: written, in: asking.context)
             do {
                 stepObserver?(.runningSQL(attempt: attempt))
                 // A second look answers the same read: the model may not turn it into a write.
-                let outcome = try await runWithEquivalences(&statement, written: written, readsOnly: firstLook != nil)
-                let sql = statement.sql
-                var settled = Settled(
-                    sql: sql, modelSQL: written, rewrites: statement.applied, outcome: outcome,
-                    conversation: messages + answerMessages(response, sql: sql), attempts: attempt)
-                if let firstLook {
-                    if settled.isEmptyRead { return await finish(firstLook) }
-                    replacedSQL = firstLook.sql
-                    return await finish(settled)
+                let outcome = try await runWithEquivalences(&statement, written: written, readsOnly: progress.isLookingAgain)
+                var settled = SettledStatement(
+                    sql: statement.sql, modelSQL: written, rewrites: statement.applied, outcome: outcome,
+                    conversation: progress.messages + answerMessages(response, sql: statement.sql), attempts: attempt,
+                    tokenLogprobs: response.tokenLogprobs)
+                if progress.checksDoubts(of: settled) {
+                    // No rows, a value the column does not hold, keys of different tables compared or
+                    // a reading of the question the statement may have missed: one more look.
+                    settled.checkedDoubts = Self.doubts(about: settled.sql, context: asking.context)
+                        + (await guessedDoubts(about: settled, context: asking.context))
                 }
-                guard settled.isRead, attempt <= configuration.maxRetries else { return await finish(settled) }
-                let doubts = Self.doubts(about: sql, context: context) + (await guessedDoubts(about: settled, context: context))
-                settled.checkedDoubts = doubts
-                guard settled.isEmptyRead || !doubts.isEmpty else { return await finish(settled) }
-                // No rows, a value the column does not hold, keys of different tables compared or a
-                // reading of the question the statement may have missed: one more look.
-                firstLook = settled
-                lookedAgainFor = doubts.isEmpty ? [ChatPrompt.noRows] : doubts
-                let note = doubts.isEmpty ? ChatPrompt.emptyResult : ChatPrompt.doubtful(doubts)
-                messages = settled.conversation + [Self.reply(note, to: settled.conversation)]
+                switch progress.ran(settled) {
+                case .lookAgain: continue
+                case .answer(let answer): return await finish(answer, progress, asking)
+                }
             } catch where Self.isRetryable(error) {
                 // A second look whose statement fails leaves the read that ran.
-                if let firstLook { return await finish(firstLook) }
-                lastFailure = (statement.sql, error)
-                if let (repaired, outcome) = await repairedOutcome(of: statement, error: error, context: context) {
-                    let settled = Settled(
+                if let standing = progress.failed(sql: statement.sql, error: error) { return await finish(standing, progress, asking) }
+                if let (repaired, outcome) = await repairedOutcome(of: statement, error: error, context: asking.context) {
+                    let settled = SettledStatement(
                         sql: repaired.sql, modelSQL: written, rewrites: repaired.applied, outcome: outcome,
-                        conversation: messages + [.assistant(repaired.sql)], attempts: attempt)
-                    return await finish(settled)
+                        conversation: progress.messages + [.assistant(repaired.sql)], attempts: attempt,
+                        tokenLogprobs: response.tokenLogprobs)
+                    return await finish(settled, progress, asking)
                 }
-                if !focused, let focus = await focusedQuestion(question, schema: prompt.schema, found: found) {
+                if progress.canFocus,
+                   let focus = await focusedQuestion(question, schema: layout.schema, found: found, room: layout.budget.remaining(after: Array(progress.messages.prefix(historyCount)))) {
                     // Ask afresh with only the linked tables and what the question names.
-                    focused = true
-                    fresh = true
-                    messages = Array(messages.prefix(historyCount)) + [.user(focus)]
+                    progress.focus(on: focus)
                     continue
                 }
-                messages.append(contentsOf: feedback(for: response, sql: statement.sql, error: error, schema: prompt.schema))
+                progress.tell(feedback(
+                    for: response, sql: statement.sql, error: error, schema: layout.schema,
+                    room: layout.budget.remaining(after: progress.messages)))
             } catch {
                 // A second look that is refused (or tries to write) leaves the first answer; a
                 // cancellation ends the question.
-                if let firstLook, !Task.isCancelled { return await finish(firstLook) }
+                if let standing = progress.standingAnswer, !Task.isCancelled { return await finish(standing, progress, asking) }
                 throw .refused(sql: statement.sql, error: error)
             }
         }
-        if let firstLook { return await finish(firstLook) }
-        if let lastFailure {
-            throw .failed(sql: lastFailure.sql, error: lastFailure.error, attempts: configuration.maxRetries + 1)
-        }
-        throw .noSQL(attempts: configuration.maxRetries + 1)
-    }
-
-    /// A statement that ran, with the conversation that wrote it.
-    struct Settled {
-        /// What ran.
-        var sql: String
-        /// What the model wrote.
-        var modelSQL: String
-        /// The rewrites that made ``sql`` of ``modelSQL``, in order.
-        var rewrites: [AppliedRewrite]
-        var outcome: Outcome
-        var conversation: [ChatMessage]
-        var attempts: Int
-        /// What looks wrong in the answer, for the user to check.
-        var doubts: [String] = []
-        /// What the model was told when it was asked to look at its statement again.
-        var lookedAgainFor: [String] = []
-        /// The statement that ran first and that a second look replaced.
-        var replacedSQL: String?
-        /// What looks wrong in this statement, when already looked for (nil: not yet).
-        var checkedDoubts: [String]?
-
-        var isEmptyRead: Bool {
-            if case .rows(let result) = outcome { return result.rowCount == 0 }
-            return false
-        }
-
-        var isRead: Bool {
-            if case .rows = outcome { return true }
-            return false
+        switch progress.outcome() {
+        case .success(let standing): return await finish(standing, progress, asking)
+        case .failure(let error): throw error
         }
     }
 
-    /// A message that answers the last one of a conversation: a tool result after a tool call,
-    /// else a user message.
-    private static func reply(_ text: String, to conversation: [ChatMessage]) -> ChatMessage {
-        if let call = conversation.last?.toolCalls.first { return .tool(text, callID: call.id) }
-        return .user(text)
+    /// What stays the same while one question is answered.
+    struct Asking: Sendable {
+        var question: String
+        /// The conversation up to the question, as first asked (candidates are written from it).
+        var asked: [ChatMessage]
+        var context: RewriteContext
+        var relevance: ColumnRelevance
+    }
+
+    /// The answer from the statement settled on: other candidates vote when they can change it or
+    /// how sure it is (``ChatConfiguration/candidateSampling``), what still looks wrong in it is
+    /// looked for, and its confidence is judged from the progress of the answer.
+    private func finish(_ settled: SettledStatement, _ progress: AnswerProgress, _ asking: Asking) async -> ChatResponse {
+        var chosen = settled
+        var vote: CandidateVote?
+        let columnsRead = await self.columnsRead(by: settled.sql)
+        if chosen.isRead, configuration.candidates > 1 {
+            let before = evidence(for: chosen, progress, vote: nil, columnsRead: columnsRead, relevance: asking.relevance)
+            if configuration.candidateSampling == .always || confidenceModel.votingCanChangeLevel(before) {
+                (chosen, vote) = await voted(settled, asked: asking.asked, context: asking.context)
+            }
+        }
+        if chosen.isRead {
+            // The doubts of a statement already looked at are not looked for again (a guess's
+            // statement is one more query).
+            var found = chosen.checkedDoubts ?? []
+            if chosen.checkedDoubts == nil {
+                found = Self.doubts(about: chosen.sql, context: asking.context)
+                    + (await guessedDoubts(about: chosen, context: asking.context))
+            }
+            chosen.doubts = found + chosen.doubts
+        }
+        let chosenColumns = chosen.sql == settled.sql ? columnsRead : await self.columnsRead(by: chosen.sql)
+        let evidence = evidence(for: chosen, progress, vote: vote, columnsRead: chosenColumns, relevance: asking.relevance)
+        var response = await answer(asking.question, chosen)
+        response.lookedAgainFor = progress.lookedAgainFor
+        response.replacedSQL = chosen.sql == progress.replacedSQL ? nil : progress.replacedSQL
+        response.confidence = Self.confidence(evidence, rewrites: chosen.rewrites, isWrite: !chosen.isRead, model: confidenceModel)
+        if let vote {
+            response.candidates = vote.runs.map { run in
+                ChatResponse.Candidate(
+                    sql: run.sql, result: run.group, agreesWithAnswer: run.group == vote.chosenGroup, tokens: run.tokens)
+            }
+        }
+        return response
     }
 
     // MARK: - Steps
 
-    enum Outcome {
-        case rows(QueryResult)
-        case changes(MutationResult)
-    }
+    typealias Outcome = SettledStatement.Outcome
 
     /// Classifies, authorizes and runs the statement: a read as a query, a write through the
     /// executor (its delegate confirms destructive writes).
@@ -365,19 +340,32 @@ public actor ChatEngine {
     /// The messages that tell the model its statement failed, in the form the answer came in.
     /// When it named a table or column that does not exist, the map of tables, columns and
     /// foreign keys comes with the error.
+    /// The map is cut to what is left of the context (`room` tokens).
     private func feedback(
-        for response: LanguageModelResponse, sql: String, error: SwiftDBAIError, schema: DatabaseSchema?
+        for response: LanguageModelResponse, sql: String, error: SwiftDBAIError, schema: DatabaseSchema, room: Int
     ) -> [ChatMessage] {
-        let tables = schema.map { ParsedStatement(sql, schema: $0).references.map(\.table) } ?? []
+        let tables = ParsedStatement(sql, schema: schema).references.map(\.table)
+        // What the statement and the error take, and a margin, out of what is left.
+        let mapLimit = max(0, min(ChatPrompt.maxMapCharacters, (room - TokenEstimate.tokens(in: sql + error.description) - 120) * 2))
         let text = ChatPrompt.retry(
-            error: error.description, hint: schema.flatMap { ChatPrompt.hint(for: error.description, schema: $0, statementTables: tables) })
+            error: error.description,
+            hint: ChatPrompt.hint(for: error.description, schema: schema, statementTables: tables, mapLimit: mapLimit))
         if let call = response.toolCalls.first(where: { $0.name == SQLExtractor.toolName }) {
             return [.assistant(response.text, toolCalls: [call]), .tool(text, callID: call.id)]
         }
         return [.assistant(sql), .user(text)]
     }
 
+    /// A request for SQL, asking for the tokens' log-probabilities (a sign of how sure the model
+    /// is: ``AnswerConfidence``) and sized to the context.
     func sqlRequest(_ messages: [ChatMessage]) -> LanguageModelRequest {
+        var request = plainSQLRequest(messages)
+        request.options.logprobs = true
+        request.options.contextTokens = request.options.contextTokens ?? contextTokens
+        return request
+    }
+
+    private func plainSQLRequest(_ messages: [ChatMessage]) -> LanguageModelRequest {
         var mode = configuration.sqlOutput
         if mode == .automatic {
             mode = model.capabilities.structuredOutput ? .structured : (model.capabilities.toolCalling ? .toolCall : .text)
@@ -413,7 +401,7 @@ public actor ChatEngine {
     }
 
     /// The answer from a statement that ran; the turn is remembered for follow-ups.
-    private func answer(_ question: String, _ settled: Settled) async -> ChatResponse {
+    private func answer(_ question: String, _ settled: SettledStatement) async -> ChatResponse {
         remember(Turn(question: question, sql: settled.sql))
         let (sql, attempts) = (settled.sql, settled.attempts)
         var response: ChatResponse
@@ -432,8 +420,6 @@ public actor ChatEngine {
         response.modelSQL = settled.modelSQL
         response.rewrites = settled.rewrites
         response.doubts = settled.doubts
-        response.lookedAgainFor = settled.lookedAgainFor
-        response.replacedSQL = settled.replacedSQL
         response.modelCalls = meter.calls
         response.usage = meter.usage
         return response
@@ -447,8 +433,9 @@ public actor ChatEngine {
         shown.rows = Array(result.rows.prefix(configuration.summaryRowCount))
         shown.truncated = result.truncated || result.rowCount > configuration.summaryRowCount
         let table = MarkdownTableRenderer.summary.render(shown)
-        let messages = conversation + [Self.reply(ChatPrompt.summary(result: table), to: conversation)]
-        let request = LanguageModelRequest(messages: messages, options: configuration.summaryOptions)
+        let messages = conversation + [ChatPrompt.reply(ChatPrompt.summary(result: table), to: conversation)]
+        var request = LanguageModelRequest(messages: messages, options: configuration.summaryOptions)
+        request.options.contextTokens = request.options.contextTokens ?? contextTokens
         stepObserver?(.summarizing)
         guard let response = try? await respond(to: request) else { return nil }
         let text = SQLExtractor.withoutThinking(response.text).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -470,25 +457,35 @@ public actor ChatEngine {
         }
     }
 
-    /// The system message: rules and the stable part of the schema.
-    private func systemMessage(for prompt: PromptSchema) -> ChatMessage {
-        .system(ChatPrompt.system(schema: prompt.stable, allowsWrites: executor.policy.allowlist.allowsWrites))
-    }
-
-    /// The schema prompt of the current schema version, built once per version.
-    private func currentPromptSchema() async throws(ChatError) -> PromptSchema {
+    /// The prompt layout of the current schema version, made once per version for the model's
+    /// context (``ChatConfiguration/contextTokens``, else what the model reports, else
+    /// ``ChatConfiguration/defaultContextTokens``).
+    func currentLayout() async throws(ChatError) -> PromptLayout {
         do {
             let schema = try await executor.schema(includingRowCounts: false)
-            if let promptSchema, promptSchema.version == schema.schemaVersion { return promptSchema.prompt }
-            let prompt = try await PromptSchema.make(
-                schema: schema, limit: configuration.maxPromptTables, sampleRowCount: configuration.sampleRowCount,
-                budget: configuration.maxSchemaCharacters, executor: executor)
-            promptSchema = (schema.schemaVersion, prompt)
+            if let layout, layout.version == schema.schemaVersion { return layout.layout }
+            let context = await resolvedContextTokens()
+            let budget = PromptBudget(contextTokens: context, answerTokens: configuration.sqlOptions.maxTokens ?? 400)
+            let made = try await PromptLayout.make(
+                schema: schema, examples: configuration.examples, sampleRowCount: configuration.sampleRowCount,
+                tableLimit: configuration.maxPromptTables, budget: budget,
+                allowsWrites: executor.policy.allowlist.allowsWrites, executor: executor)
+            layout = (schema.schemaVersion, made)
             describedSelection = nil
-            return prompt
+            return made
         } catch {
             throw .database(error)
         }
+    }
+
+    /// The model's context window: configured, reported by the model (asked once), or the default.
+    private func resolvedContextTokens() async -> Int {
+        if let contextTokens { return contextTokens }
+        var resolved = configuration.contextTokens
+        if resolved == nil { resolved = await model.contextWindow() }
+        let tokens = resolved ?? ChatConfiguration.defaultContextTokens
+        contextTokens = tokens
+        return tokens
     }
 
     /// The column profiles of the schema's version, made on first use within
@@ -508,24 +505,27 @@ public actor ChatEngine {
     /// prompt's budget (a table that does not fit in full gets its one line of the schema map).
     /// Nil when the system prompt describes every table.
     private func selectedTables(
-        for question: String, in prompt: PromptSchema, reading examples: [ChatExample]
+        for question: String, in layout: PromptLayout, reading examples: [ChatExample]
     ) async throws(ChatError) -> String? {
-        let exampleTables = examples.flatMap { ParsedStatement($0.sql, schema: prompt.schema).references.map(\.table) }
-        guard let names = prompt.tables(for: question, previous: turns.last?.question, including: exampleTables), !names.isEmpty
+        let exampleTables = examples.flatMap { ParsedStatement($0.sql, schema: layout.schema).references.map(\.table) }
+        guard let names = layout.tables(for: question, previous: turns.last?.question, including: exampleTables), !names.isEmpty
         else { return nil }
         let key = names.map(SQLIdentifier.foldCase).joined(separator: ",")
         if let describedSelection, describedSelection.key == key { return describedSelection.text }
         var parts: [String] = []
         var used = 0
+        let budget = layout.selectionTokens
         do {
             for name in names {
                 var text = try await executor.schemaDescription(sampleRowCount: configuration.sampleRowCount, tables: [name])
-                if used + text.count > prompt.selectionBudget {
-                    text = ChatPrompt.schemaMap(prompt.schema.restricted(to: [name]))
-                    guard used + text.count <= prompt.selectionBudget else { continue }
+                var tokens = TokenEstimate.tokens(in: text)
+                if used + tokens > budget {
+                    text = ChatPrompt.schemaMap(layout.schema.restricted(to: [name]))
+                    tokens = TokenEstimate.tokens(in: text)
+                    guard used + tokens <= budget else { continue }
                 }
                 parts.append(text)
-                used += text.count + 2
+                used += tokens + 1
             }
         } catch {
             throw .database(error)

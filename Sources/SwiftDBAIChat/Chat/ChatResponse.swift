@@ -40,14 +40,47 @@ public struct ChatResponse: Sendable, Hashable {
     /// ``lookedAgainFor``) replaced it with ``modelSQL``; nil when the first statement stands.
     public var replacedSQL: String?
 
+    /// How sure the answer is, and why: read it before trusting the answer (a low one says what
+    /// to check).
+    public var confidence: AnswerConfidence
+
+    /// One statement the model wrote for the vote on a read's answer (``ChatConfiguration/candidates``).
+    public struct Candidate: Sendable, Hashable {
+        /// The statement that ran (nil when the model wrote no SQL).
+        public var sql: String?
+        /// The result it returned, numbered in the order results first appeared (the first
+        /// statement's is 0); candidates with the same number returned the same rows. Nil when it
+        /// cast no vote: it failed, found nothing or would write.
+        public var result: Int?
+        /// True when it returned the rows of the answer.
+        public var agreesWithAnswer: Bool
+        /// How sure the model was of its tokens, when the provider says.
+        public var tokens: TokenCertainty?
+
+        /// Creates a candidate.
+        public init(sql: String?, result: Int?, agreesWithAnswer: Bool, tokens: TokenCertainty? = nil) {
+            self.sql = sql
+            self.result = result
+            self.agreesWithAnswer = agreesWithAnswer
+            self.tokens = tokens
+        }
+    }
+
+    /// The statements of the vote, in the order written, the first one included; empty when no
+    /// other candidate was written.
+    public var candidates: [Candidate] = []
+
     /// True when what ran is not what the model wrote.
     public var isRewritten: Bool { !rewrites.isEmpty }
 
-    /// Creates a response (``modelSQL`` is `sql` until set).
+    /// Creates a response (``modelSQL`` is `sql` until set; ``confidence`` is low, with no
+    /// reason, until set).
     public init(
         summary: String, sql: String, queryResult: QueryResult? = nil, mutationResult: MutationResult? = nil,
-        chart: ChartSpecification? = nil, attempts: Int = 1
+        chart: ChartSpecification? = nil, attempts: Int = 1,
+        confidence: AnswerConfidence = AnswerConfidence(level: .low, score: 0, reasons: [], evidence: ConfidenceEvidence())
     ) {
+        self.confidence = confidence
         self.summary = summary
         self.sql = sql
         self.modelSQL = sql

@@ -22,6 +22,16 @@ public protocol LanguageModel: Sendable {
     ///
     /// - Throws: ``LanguageModelError``.
     func respond(to request: LanguageModelRequest) async throws(LanguageModelError) -> LanguageModelResponse
+
+    /// The context window the model serves requests with, in tokens, when the provider says it
+    /// (a llama.cpp or vLLM server reports the one it was started with); nil when it does not.
+    /// A ``ChatEngine`` sizes its prompt to it unless ``ChatConfiguration/contextTokens`` is set.
+    func contextWindow() async -> Int?
+}
+
+extension LanguageModel {
+    /// No context window reported.
+    public func contextWindow() async -> Int? { nil }
 }
 
 /// What a model supports beyond plain text.
@@ -129,12 +139,20 @@ public struct GenerationOptions: Sendable, Hashable {
     public var maxTokens: Int?
     /// Sequences that end generation.
     public var stop: [String]
+    /// Whether to ask for the log-probability of each generated token (providers that cannot give
+    /// them answer without: ``LanguageModelResponse/tokenLogprobs`` stays nil).
+    public var logprobs: Bool
+    /// The context window the request needs, in tokens, for providers that size it per request
+    /// (Ollama's `num_ctx`, whose default is smaller than most prompts); nil for the provider's.
+    public var contextTokens: Int?
 
     /// Creates options.
-    public init(temperature: Double? = nil, maxTokens: Int? = nil, stop: [String] = []) {
+    public init(temperature: Double? = nil, maxTokens: Int? = nil, stop: [String] = [], logprobs: Bool = false, contextTokens: Int? = nil) {
         self.temperature = temperature
         self.maxTokens = maxTokens
         self.stop = stop
+        self.logprobs = logprobs
+        self.contextTokens = contextTokens
     }
 }
 
@@ -176,13 +194,20 @@ public struct LanguageModelResponse: Sendable, Hashable {
     public var finishReason: String?
     /// The tokens the request used, when the provider reports them.
     public var usage: TokenUsage?
+    /// How likely the model found each token it generated, in order, when the request asked for
+    /// them (``GenerationOptions/logprobs``) and the provider gives them; nil otherwise.
+    public var tokenLogprobs: [TokenLogprob]?
 
     /// Creates a response.
-    public init(text: String, toolCalls: [LanguageModelToolCall] = [], finishReason: String? = nil, usage: TokenUsage? = nil) {
+    public init(
+        text: String, toolCalls: [LanguageModelToolCall] = [], finishReason: String? = nil, usage: TokenUsage? = nil,
+        tokenLogprobs: [TokenLogprob]? = nil
+    ) {
         self.text = text
         self.toolCalls = toolCalls
         self.finishReason = finishReason
         self.usage = usage
+        self.tokenLogprobs = tokenLogprobs
     }
 }
 

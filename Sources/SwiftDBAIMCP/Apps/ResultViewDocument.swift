@@ -70,6 +70,9 @@ button { font: inherit; color: inherit; cursor: pointer; }
 .notice { border-radius: var(--border-radius-md); padding: 6px 10px; margin: 8px 0; font-size: var(--font-text-sm-size);
   background: var(--color-background-warning); color: var(--color-text-warning); }
 .error { background: var(--color-background-danger); color: var(--color-text-danger); }
+.confidence-low { border-left: 4px solid var(--color-text-warning); }
+.confidence-low ul { margin: 4px 0 0; padding-left: 18px; }
+.confidence-high { color: var(--color-text-secondary); font-size: var(--font-text-sm-size); margin: 0 0 8px; }
 .answer { font-size: 1.05em; margin: 0 0 8px; white-space: pre-wrap; }
 .tabs { display: inline-flex; border: 1px solid var(--color-border-primary); border-radius: var(--border-radius-md); overflow: hidden; }
 .tabs button { border: 0; background: transparent; padding: 4px 12px; }
@@ -234,6 +237,22 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
     const content = Array.isArray(result && result.content) ? result.content : [];
     return content.filter(function (item) { return item && item.type === "text"; }).map(function (item) { return String(item.text); }).join("\n");
   }
+  // An ask answer's confidence: low is a warning with its reasons against the answer, before the
+  // rows; high is one quiet line.
+  function confidenceNote(s) {
+    if (s.confidence !== "low" && s.confidence !== "high") return null;
+    const reasons = Array.isArray(s.confidence_reasons) ? s.confidence_reasons : [];
+    if (s.confidence === "high") {
+      const support = reasons.filter(function (reason) { return reason && reason.supports_answer === true; })
+        .map(function (reason) { return String(reason.message); });
+      return el("p", { class: "confidence-high", id: "confidence", "data-level": "high",
+        text: "Confidence: high." + (support.length ? " " + support.join(" ") : "") });
+    }
+    const against = reasons.filter(function (reason) { return reason && reason.supports_answer === false; });
+    return el("div", { class: "notice confidence-low", id: "confidence", "data-level": "low", role: "alert" }, [
+      el("strong", { text: "Low confidence: this answer may be wrong. Check it before relying on it." }),
+      against.length ? el("ul", {}, against.map(function (reason) { return el("li", { text: String(reason.message) }); })) : null]);
+  }
   function showProblem(message) {
     app.replaceChildren(el("p", { class: "notice error", role: "alert", text: message }));
   }
@@ -243,6 +262,7 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
     const parts = [];
     const s = state.structured;
     if (typeof s.answer === "string") parts.push(el("p", { class: "answer", dir: "auto", text: s.answer }));
+    parts.push(confidenceNote(s));
     const hasRows = state.columns.length > 0;
     if (!hasRows && typeof s.answer !== "string" && state.text) parts.push(el("p", { class: "answer", dir: "auto", text: state.text }));
     if (Array.isArray(s.doubts) && s.doubts.length) {
@@ -407,12 +427,14 @@ svg .line { fill: none; stroke: var(--chart-1); stroke-width: 2; }
     const names = state.columns.map(function (column) { return String(column.name); });
     const x = names.indexOf(String(spec.x)), y = names.indexOf(String(spec.y));
     if (x < 0 || y < 0) return null;
+    // Bars and slices keep the order the statement asked for (a ranking stays a ranking), whatever
+    // order the table is sorted in the view.
     const points = [];
-    for (const row of orderedRows()) if (typeof row[y] === "number" && isFinite(row[y])) points.push({ label: row[x] === null ? "null" : typeof row[x] === "object" ? "blob" : String(row[x]), value: row[y] });
+    for (const row of state.rows) if (typeof row[y] === "number" && isFinite(row[y])) points.push({ label: row[x] === null ? "null" : typeof row[x] === "object" ? "blob" : String(row[x]), value: row[y] });
     if (points.length < 2) return null;
     if (spec.type === "pie" && points.some(function (point) { return point.value < 0; })) return null;
-    // Dates and numbers go in their order, whatever order the table is sorted in; other labels
-    // (month names, "Q1 2024") keep the statement's order.
+    // A line over dates and numbers goes in their order; other labels (month names, "Q1 2024")
+    // keep the statement's.
     if (spec.type === "line" && points.every(function (point) { return /^-?\d+(\.\d+)?$|^\d{4}(-\d\d){0,2}([ T]|$)/.test(point.label); })) {
       points.sort(function (a, b) { return collator.compare(a.label, b.label); });
     }

@@ -10,6 +10,8 @@ import SwiftDBAIChat
 /// - `write_query`: one question; the relevant tables' DDL and sample rows inlined.
 /// - `explain_table`: one table (completed by `completion/complete`), its DDL, keys, neighbours
 ///   and sample rows.
+/// - `suggest_questions`: questions the data can answer, from the users' examples and the schema.
+/// - `ask`: one question for the `ask` tool (completed from the suggestions as it is typed).
 struct DatabasePrompts: Sendable {
     let executor: SQLExecutor
     /// The file name shown to the model.
@@ -18,10 +20,16 @@ struct DatabasePrompts: Sendable {
     let naming: ToolNaming
     /// Every prompt fits it: the schema it inlines is cut to fit, saying so.
     let budget: AnswerBudget
+    /// The users' examples (metadata examples and titled canned reads).
+    var examples: [ChatExample] = []
+    /// The database's suggested questions.
+    var suggestions = QuestionSuggestions()
 
     static let explore = "explore_database"
     static let writeQuery = "write_query"
     static let explainTable = "explain_table"
+    static let suggestQuestions = "suggest_questions"
+    static let ask = "ask"
 
     /// The most characters of schema text a prompt inlines; beyond it, the tables are listed by
     /// name and columns only, and the prompt points at `describe_schema`.
@@ -42,6 +50,13 @@ struct DatabasePrompts: Sendable {
             name: explainTable, title: "Explain a table",
             description: "What a table holds: its rows, columns, keys and links to other tables, from its schema and sample rows.",
             arguments: [.init(name: "table", title: "Table", description: "The table or view to explain.", required: true)]),
+        Prompt(
+            name: suggestQuestions, title: "Suggest questions",
+            description: "Questions this database can answer, from its users' examples and its schema, to ask in plain language."),
+        Prompt(
+            name: ask, title: "Ask a question",
+            description: "Answers one question about the data in plain language with the ask tool; the question is completed from the suggested ones as you type.",
+            arguments: [.init(name: "question", title: "Question", description: "The question, in plain language.", required: true)]),
     ]
 
     /// The `prompts/get` result.
@@ -63,6 +78,10 @@ struct DatabasePrompts: Sendable {
             return try await writeQuery(try required("question"))
         case Self.explainTable:
             return try await explainTable(try required("table"))
+        case Self.suggestQuestions:
+            return try await suggestQuestions()
+        case Self.ask:
+            return askPrompt(try required("question"))
         default:
             throw MCPError.invalidParams(
                 "Unknown prompt \(Echo.clipped(name)). Prompts: \(Self.prompts.map(\.name).joined(separator: ", ")).")
@@ -71,7 +90,7 @@ struct DatabasePrompts: Sendable {
 
     private func explore() async throws -> GetPrompt.Result {
         let schema = try await schemaCountingSmall()
-        let suggestions = FirstQuestions().suggestions(for: schema)
+        let suggestions = QuestionSuggester(limit: 5).suggestions(examples: [], schema: schema)
         let ddl = try await schemaText(schema, sampleRows: 0, room: budget.available / 2)
         var text = """
             Explore the SQLite database \(databaseName). These are the tables and views you may use:
@@ -203,7 +222,7 @@ struct DatabasePrompts: Sendable {
     }
 
     /// The prompt text cut at a line to fit the budget, saying so, when it would not fit whole.
-    private func fitted(_ text: String) -> String {
+    func fitted(_ text: String) -> String {
         let limit = budget.available - 512
         guard AnswerBudget.size(of: text) > limit else { return text }
         let note = "\n… (cut to fit --max-result-bytes \(budget.maxBytes); call \(naming.name("describe_schema")) for the rest.)"
@@ -212,7 +231,7 @@ struct DatabasePrompts: Sendable {
         return head == note ? Echo.clipped(text, to: max(1, limit / 8)) + note : head
     }
 
-    private func library<T: Sendable>(_ body: () async throws(SwiftDBAIError) -> T) async throws -> T {
+    func library<T: Sendable>(_ body: () async throws(SwiftDBAIError) -> T) async throws -> T {
         do {
             return try await body()
         } catch {

@@ -52,6 +52,8 @@ struct PromptCatalog: Sendable {
             database = databases.first
         }
         guard let database else { throw MCPError.internalError("The server serves no database.") }
-        return DatabasePrompts(executor: database.executor, databaseName: database.fileName, naming: naming, budget: budget)
+        return DatabasePrompts(
+            executor: database.executor, databaseName: database.fileName, naming: naming, budget: budget, examples: database.examples,
+            suggestions: database.suggestions)
     }
 }

@@ -1,8 +1,10 @@
 import MCP
 import SwiftDBAI
+import SwiftDBAIChat
 
 /// `completion/complete`: the table names for the `table` argument of `explain_table` and the
-/// `name` of the table resource templates, and, with several databases, the database names for
+/// `name` of the table resource templates, the suggested questions (``QuestionSuggestions``) for
+/// the `question` of `ask` and `write_query`, and, with several databases, the database names for
 /// the prompts' `database` argument, matching what was typed so far.
 struct SchemaCompletions: Sendable {
     let databases: [ServedDatabase]
@@ -22,9 +24,13 @@ struct SchemaCompletions: Sendable {
             if parameters.argument.name == PromptCatalog.databaseArgument, databases.count > 1 {
                 candidates = databases.map(\.name)
             } else if prompt.name == DatabasePrompts.explainTable, parameters.argument.name == "table" {
-                let named = parameters.context?.arguments[PromptCatalog.databaseArgument]
-                let chosen = databases.count == 1 ? databases : databases.filter { named == nil || $0.name == named }
-                candidates = try await tableNames(in: chosen)
+                candidates = try await tableNames(in: chosen(parameters))
+            } else if [DatabasePrompts.ask, DatabasePrompts.writeQuery].contains(prompt.name), parameters.argument.name == "question" {
+                // Questions match by their words, not only their start: returned as they are.
+                let matches = QuestionSuggester.matching(parameters.argument.value, in: try await suggestions(in: chosen(parameters)))
+                let values = matches.map(\.question)
+                return Complete.Result(completion: .init(
+                    values: Array(values.prefix(Self.maximumValues)), total: values.count, hasMore: values.count > Self.maximumValues))
             }
         case .resource(let resource):
             guard let template = resources.templates.firstIndex(where: { $0.uriTemplate == resource.uri }) else {
@@ -42,6 +48,29 @@ struct SchemaCompletions: Sendable {
         return Complete.Result(completion: .init(
             values: Array(matches.prefix(Self.maximumValues)), total: matches.count,
             hasMore: matches.count > Self.maximumValues))
+    }
+
+    /// The databases a prompt's completion is for: the one named by its `database` argument, or
+    /// all of them when it names none (the only one, with one).
+    private func chosen(_ parameters: Complete.Parameters) -> [ServedDatabase] {
+        let named = parameters.context?.arguments[PromptCatalog.databaseArgument]
+        return databases.count == 1 ? databases : databases.filter { named == nil || $0.name == named }
+    }
+
+    /// The suggested questions of the databases, each once.
+    private func suggestions(in databases: [ServedDatabase]) async throws -> [SuggestedQuestion] {
+        var all: [SuggestedQuestion] = []
+        for database in databases {
+            do {
+                for suggestion in try await database.suggestions.suggestions(examples: database.examples, executor: database.executor)
+                where !all.contains(where: { $0.question == suggestion.question }) {
+                    all.append(suggestion)
+                }
+            } catch {
+                throw MCPError.internalError(error.description)
+            }
+        }
+        return all
     }
 
     /// The visible tables and views of the databases, each name once.

@@ -24,6 +24,9 @@ struct ServedDatabase: Sendable {
     /// ``AnswerBudget/rowBytes`` of it for their rows, their text as much.
     let budget: AnswerBudget
 
+    /// The questions suggested to users, made once per schema version.
+    let suggestions = QuestionSuggestions()
+
     /// The file name, as the instructions and prompts show it.
     var fileName: String { URL(fileURLWithPath: path).lastPathComponent }
 }

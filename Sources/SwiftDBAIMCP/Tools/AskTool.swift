@@ -22,7 +22,8 @@ struct AskTool: DatabaseTool {
                 Answers a question about the data in plain language: a language model writes one SQLite statement, the \
                 server checks and runs it under the same rules as the other tools, and returns a short answer, the SQL \
                 that ran (sql) and the one the model wrote (model_sql) with every rewrite between them, the rows, a \
-                suggested chart and what to check before trusting the answer (doubts). Pass the conversation_id of an \
+                suggested chart, how sure the answer is (confidence: high, or low when it should be checked, with \
+                confidence_reasons) and what to check before trusting it (doubts). Pass the conversation_id of an \
                 earlier answer to ask a follow-up ("now only the ones from 2024").
                 """,
             inputSchema: InputSchema.object([
@@ -149,6 +150,11 @@ struct AskTool: DatabaseTool {
             structured: [
                 "answer": .string(answer), "sql": .string(sql), "model_sql": .string(sql), "rewrites": [], "looked_again_for": [],
                 "doubts": [], "columns": [], "rows": [], "row_count": 0, "rows_affected": affected, "conversation_id": .string(conversation),
+                "confidence": "high",
+                "confidence_reasons": [[
+                    "code": .string(AnswerConfidence.Reason.Code.write.rawValue),
+                    "message": "The user confirmed this change after seeing what it would change.", "supports_answer": true,
+                ]],
             ],
             text: answer + "\n\nSQL: " + sql)
     }
@@ -191,6 +197,7 @@ struct AskTool: DatabaseTool {
             "conversation_id": .string(conversationID),
             "attempts": .int(response.attempts),
         ]
+        object.merge(confidence(of: response)) { $1 }
         if let rows = response.queryResult, case .object(let result) = rows.structuredValue {
             object["columns"] = result["columns"]
             object["rows"] = result["rows"]
@@ -219,6 +226,47 @@ struct AskTool: DatabaseTool {
         return .object(object)
     }
 
+    /// The answer's confidence fields: `confidence`, `confidence_reasons`, `confidence_score`,
+    /// `confidence_evidence`, and `candidates` when there was a vote.
+    static func confidence(of response: ChatResponse) -> [String: Value] {
+        let confidence = response.confidence
+        let evidence = confidence.evidence
+        var signals: [String: Value] = [
+            "candidates_written": .int(evidence.candidatesWritten), "candidates_cast": .int(evidence.candidatesCast),
+            "candidates_agreeing": .int(evidence.candidatesAgreeing), "failed_statements": .int(evidence.failedStatements),
+            "repaired": .bool(evidence.repaired), "asked_afresh": .bool(evidence.askedAfresh), "looked_again": .bool(evidence.lookedAgain),
+            "replaced": .bool(evidence.replaced), "empty_result": .bool(evidence.emptyResult), "null_result": .bool(evidence.nullResult),
+            "doubts": .int(evidence.doubts), "unrelated_columns": .array(evidence.unrelatedColumns.map { .string($0) }),
+        ]
+        if let tokens = evidence.tokens {
+            signals["token_logprob_min"] = .double(tokens.minLogprob)
+            signals["token_logprob_mean"] = .double(tokens.meanLogprob)
+            signals["hesitations"] = .int(tokens.hesitations)
+        }
+        var fields: [String: Value] = [
+            "confidence": .string(confidence.level.rawValue),
+            "confidence_reasons": .array(confidence.reasons.map { reason in
+                ["code": .string(reason.code.rawValue), "message": .string(reason.message), "supports_answer": .bool(reason.supportsAnswer)]
+            }),
+            "confidence_score": .double((confidence.score * 1_000).rounded() / 1_000),
+            "confidence_evidence": .object(signals),
+        ]
+        if !response.candidates.isEmpty {
+            fields["candidates"] = .array(response.candidates.map { candidate in
+                var fields: [String: Value] = [
+                    "sql": candidate.sql.map { .string($0) } ?? .null, "result": candidate.result.map { .int($0) } ?? .null,
+                    "agrees": .bool(candidate.agreesWithAnswer),
+                ]
+                if let tokens = candidate.tokens {
+                    fields["token_logprob_min"] = .double(tokens.minLogprob)
+                    fields["hesitations"] = .int(tokens.hesitations)
+                }
+                return .object(fields)
+            })
+        }
+        return fields
+    }
+
     /// The structured answer within `room` bytes: what the rows and a long model-written
     /// statement repeated in `model_sql`, the rewrites and `replaced_sql` would take beyond it is
     /// cut, in this order: the statements of the rewrites and the replaced one (to 300
@@ -235,6 +283,13 @@ struct AskTool: DatabaseTool {
             })
         }
         object["replaced_sql"] = object["replaced_sql"]?.stringValue.map { .string(Echo.clipped($0, to: 300)) }
+        if case .array(let candidates)? = object["candidates"] {
+            object["candidates"] = .array(candidates.map { candidate in
+                guard case .object(var fields) = candidate else { return candidate }
+                fields["sql"] = fields["sql"]?.stringValue.map { .string(Echo.clipped($0, to: 300)) } ?? fields["sql"]
+                return .object(fields)
+            })
+        }
         if fits() { return .object(object) }
         object["model_sql"] = object["model_sql"]?.stringValue.map { .string(Echo.clipped($0, to: 1_000)) }
         if case .array(var rows)? = object["rows"], !rows.isEmpty {
@@ -265,14 +320,36 @@ struct AskTool: DatabaseTool {
             }
         }
         object["replaced_sql"] = nil
+        object["candidates"] = nil
+        object["confidence_evidence"] = nil
+        if case .array(let reasons)? = object["confidence_reasons"] {
+            object["confidence_reasons"] = .array(reasons.map { reason in
+                guard case .object(var fields) = reason else { return reason }
+                fields["message"] = fields["message"]?.stringValue.map { .string(Echo.clipped($0, to: 120)) }
+                return .object(fields)
+            })
+        }
         for key in ["model_sql", "sql", "answer"] where !fits() {
             object[key] = object[key]?.stringValue.map { .string(Echo.clipped($0, to: 80)) }
         }
         return .object(object)
     }
 
+    /// The confidence in words: low says plainly to check the answer, and why.
+    static func confidenceText(_ confidence: AnswerConfidence) -> String {
+        switch confidence.level {
+        case .low:
+            let against = confidence.reasons.filter { !$0.supportsAnswer }.map { "- " + $0.message }
+            return "Confidence: low. This answer may be wrong: check it before relying on it."
+                + (against.isEmpty ? "" : "\n" + against.joined(separator: "\n"))
+        case .high:
+            let support = confidence.reasons.filter(\.supportsAnswer).map(\.message)
+            return "Confidence: high." + (support.isEmpty ? "" : " " + support.joined(separator: " "))
+        }
+    }
+
     static func text(_ response: ChatResponse, limits: ExecutionLimits, budget: AnswerBudget) -> String {
-        var text = response.summary + "\n\nSQL: " + response.sql
+        var text = response.summary + "\n\n" + Self.confidenceText(response.confidence) + "\n\nSQL: " + response.sql
         if response.isRewritten {
             let rules = response.rewrites.map { "\($0.rule) (\($0.kind.rawValue))" }.joined(separator: ", ")
             text += "\n\nThis is not the statement the language model wrote: " + rules

@@ -1,4 +1,5 @@
 import MCP
+import SwiftDBAIChat
 
 /// The JSON Schemas of the tools' inputs and outputs. Every `structuredContent` a tool returns
 /// validates against its output schema (the end-to-end tests let the official client check).
@@ -264,6 +265,63 @@ enum ToolSchemas {
                 "required": ["type", "x", "y"],
             ],
             "conversation_id": ["type": "string", "description": "Pass it back to ask a follow-up."],
+            "confidence": [
+                "type": "string", "enum": ["high", "low"],
+                "description": "How sure the answer is: high when the evidence says it is likely right; low when it may be wrong and should be checked before it is relied on (confidence_reasons say why).",
+            ],
+            "confidence_reasons": [
+                "type": "array",
+                "description": "Why the confidence is what it is: the reasons against the answer first, then those for it.",
+                "items": [
+                    "type": "object",
+                    "properties": [
+                        "code": ["type": "string", "enum": .array(AnswerConfidence.Reason.Code.allCases.map { .string($0.rawValue) })],
+                        "message": ["type": "string"],
+                        "supports_answer": ["type": "boolean"],
+                    ],
+                    "required": ["code", "message", "supports_answer"],
+                ],
+            ],
+            "confidence_score": [
+                "type": "number", "minimum": 0, "maximum": 1,
+                "description": "The estimated chance that the answer is right, from the evidence, with weights fitted on development question sets; confidence is high from the server's threshold up.",
+            ],
+            "confidence_evidence": [
+                "type": "object",
+                "description": "The signals the confidence was judged from.",
+                "properties": [
+                    "token_logprob_min": ["type": "number", "description": "The lowest log-probability of a token of the statement (absent when the provider gives none)."],
+                    "token_logprob_mean": ["type": "number"],
+                    "hesitations": ["type": "integer", "minimum": 0, "description": "Tokens chosen with a probability under one half."],
+                    "candidates_written": ["type": "integer", "minimum": 1],
+                    "candidates_cast": ["type": "integer", "minimum": 0],
+                    "candidates_agreeing": ["type": "integer", "minimum": 0],
+                    "failed_statements": ["type": "integer", "minimum": 0],
+                    "repaired": ["type": "boolean"],
+                    "asked_afresh": ["type": "boolean"],
+                    "looked_again": ["type": "boolean"],
+                    "replaced": ["type": "boolean"],
+                    "empty_result": ["type": "boolean"],
+                    "null_result": ["type": "boolean"],
+                    "doubts": ["type": "integer", "minimum": 0],
+                    "unrelated_columns": ["type": "array", "items": ["type": "string"]],
+                ],
+            ],
+            "candidates": [
+                "type": "array",
+                "description": "The statements the model wrote for a vote on the answer, in order, the first included (absent without a vote): result numbers the distinct results (the same number, the same rows; null: it failed or found nothing).",
+                "items": [
+                    "type": "object",
+                    "properties": [
+                        "sql": ["type": ["string", "null"]],
+                        "result": ["type": ["integer", "null"]],
+                        "agrees": ["type": "boolean"],
+                        "token_logprob_min": ["type": "number"],
+                        "hesitations": ["type": "integer", "minimum": 0],
+                    ],
+                    "required": ["sql", "result", "agrees"],
+                ],
+            ],
             "attempts": ["type": "integer", "minimum": 1],
             "usage": [
                 "type": "object",
@@ -277,6 +335,9 @@ enum ToolSchemas {
                 "required": ["model_calls"],
             ],
         ],
-        "required": ["answer", "sql", "model_sql", "rewrites", "looked_again_for", "doubts", "columns", "rows", "conversation_id"],
+        "required": [
+            "answer", "sql", "model_sql", "rewrites", "looked_again_for", "doubts", "columns", "rows", "conversation_id", "confidence",
+            "confidence_reasons",
+        ],
     ]
 }

@@ -15,7 +15,8 @@ struct ChatEngineCandidatesTests {
                 delegate: (any SQLExecutionDelegate)? = nil) throws -> (ChatEngine, ScratchDatabase) {
         let database = try ScratchDatabase(ChatEngineTests.script)
         let executor = try database.executor(allowlist, delegate: delegate)
-        let configuration = ChatConfiguration(summary: .deterministic, candidates: candidates, candidateTemperature: 0.8)
+        let configuration = ChatConfiguration(
+            summary: .deterministic, candidates: candidates, candidateSampling: .always, candidateTemperature: 0.8)
         return (ChatEngine(executor: executor, model: model, configuration: configuration), database)
     }
 
@@ -48,13 +49,18 @@ struct ChatEngineCandidatesTests {
         }
     }
 
-    @Test("a candidate that agrees with the first statement ends the vote early")
-    func agreementStopsSampling() async throws {
+    @Test("a unanimous vote goes on (one dissent would make the answer less sure); the answer says how many agree")
+    func unanimousVoteGoesOn() async throws {
         let model = ScriptedModel([.text(Self.early), .text(Self.earlyAgain)], fallback: .text(Self.late))
         let (engine, _) = try engine(model, candidates: 3)
         let response = try await engine.send("Which albums came out before 1985?")
         #expect(response.sql == Self.early)
-        #expect(model.requests.count == 2)
+        #expect(model.requests.count == 3)
+        let evidence = response.confidence.evidence
+        #expect(evidence.candidatesWritten == 3 && evidence.candidatesCast == 3 && evidence.candidatesAgreeing == 2)
+        #expect(response.candidates.map(\.result) == [0, 0, 1])
+        #expect(response.candidates.map(\.agreesWithAnswer) == [true, true, false])
+        #expect(response.confidence.reasons.contains { $0.code == .candidatesDisagree && !$0.supportsAnswer })
     }
 
     @Test("a three-way split keeps the first statement")
@@ -89,8 +95,10 @@ struct ChatEngineCandidatesTests {
         let (engine, database) = try engine(model, candidates: 6, .unrestricted, delegate: Confirmer(answer: true))
         let response = try await engine.send("Which albums came out in 1985 or later?")
         #expect(response.sql == Self.late)
-        // Four candidates without a vote; the sixth could only tie, and a tie keeps the first.
-        #expect(model.requests.count == 5)
+        // Four candidates without a vote; the sixth is asked for (the vote is still unanimous), and
+        // the model failing then ends it.
+        #expect(model.requests.count == 6)
+        #expect(response.candidates.map(\.result) == [0, nil, nil, nil, nil])
         #expect(try database.scalar("SELECT count(*) FROM album", as: Int.self) == 5)
     }
 
@@ -125,14 +133,14 @@ struct ChatEngineCandidatesTests {
         #expect(try database.scalar("SELECT count(*) FROM album", as: Int.self) == 2)
     }
 
-    @Test("one candidate (the default) makes no extra request")
+    @Test("one candidate makes no extra request")
     func oneCandidate() async throws {
         let model = ScriptedModel([.text(Self.early)], fallback: .text(Self.late))
         let (engine, _) = try engine(model, candidates: 1)
         let response = try await engine.send("Which albums came out before 1985?")
         #expect(response.sql == Self.early)
         #expect(model.requests.count == 1)
-        #expect(ChatConfiguration().candidates == 1)
+        #expect(response.candidates.isEmpty && !response.confidence.evidence.voted)
         #expect(ChatConfiguration(candidates: 0).candidates == 1)
     }
 

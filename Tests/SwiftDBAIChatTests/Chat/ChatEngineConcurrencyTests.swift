@@ -45,7 +45,7 @@ struct ChatEngineConcurrencyTests {
             "CREATE TABLE album(id INTEGER PRIMARY KEY, title TEXT); INSERT INTO album(title) VALUES ('A'), ('B');"))
         var configuration = ChatConfiguration()
         configuration.summary = .deterministic
-        let engine = ChatEngine(executor: executor, model: model, configuration: configuration)
+        let engine = ChatEngine(executor: executor, model: model, configuration: configuration.oneCandidate)
 
         let first = Task { try await engine.send("How many albums are there?") }
         for await _ in model.firstArrived { break }
@@ -68,7 +68,7 @@ struct ChatEngineConcurrencyTests {
         let executor = try SQLExecutor(database: TestDatabase.inMemory("CREATE TABLE album(id INTEGER PRIMARY KEY);"))
         var configuration = ChatConfiguration()
         configuration.summary = .deterministic
-        let engine = ChatEngine(executor: executor, model: model, configuration: configuration)
+        let engine = ChatEngine(executor: executor, model: model, configuration: configuration.oneCandidate)
         let first = Task { try await engine.send("How many albums are there?") }
         for await _ in model.firstArrived { break }
         let second = Task { () async throws(ChatError) -> ChatResponse in try await engine.send("And now?") }

@@ -15,18 +15,18 @@ struct ChatEnginePromptCacheTests {
         return (try #require(request.messages.first?.content), try #require(request.messages.last?.content))
     }
 
-    @Test("a 200-table schema: every table on one line in the same system prompt, the relevant ones in full with the question")
+    @Test("a 200-table schema too large to send whole: every table on one line in the same system prompt, the relevant ones in full with the question")
     func largeSchema() async throws {
         var script = ""
         for index in 0..<200 {
-            script += "CREATE TABLE t\(index)(id INTEGER PRIMARY KEY, value\(index) TEXT);\n"
+            script += "CREATE TABLE t\(index)(id INTEGER PRIMARY KEY, value\(index) TEXT, created_at TEXT, note TEXT);\n"
         }
         script += "CREATE TABLE invoice(id INTEGER PRIMARY KEY, total REAL, customer_id INTEGER REFERENCES customer(id));\n"
         script += "CREATE TABLE customer(id INTEGER PRIMARY KEY, country TEXT);\n"
-        script += "INSERT INTO t17 VALUES (1, 'seventeen');\n"
+        script += "INSERT INTO t17 (id, value17) VALUES (1, 'seventeen');\n"
         let database = try ScratchDatabase(script)
         let model = ScriptedModel([.text("SELECT sum(total) FROM invoice"), .text("SELECT value17 FROM t17")])
-        let engine = ChatEngine(executor: try database.executor(), model: model, configuration: Self.noSummary)
+        let engine = ChatEngine(executor: try database.executor(), model: model, configuration: Self.noSummary.oneCandidate)
         _ = try await engine.send("What is the total of all invoices?")
         _ = try await engine.send("Show value17")
         let first = try systemAndQuestion(model.requests.first)
@@ -34,16 +34,16 @@ struct ChatEnginePromptCacheTests {
         #expect(first.system == second.system, "the system prompt does not depend on the question")
         #expect(!first.system.contains("CREATE TABLE"))
         #expect(first.system.contains("invoice(id, total, customer_id → customer.id)"))
-        #expect(first.system.contains("t17(id, value17)"))
+        #expect(first.system.contains("t17(id, value17, created_at, note)"))
         #expect(first.question.hasPrefix("Tables for this question:\nCREATE TABLE \"invoice\""))
         #expect(first.question.contains(#"REFERENCES "customer"("id")"#) && first.question.contains(#"CREATE TABLE "customer""#))
         #expect(!first.question.contains(#"CREATE TABLE "t17""#))
-        #expect(first.question.components(separatedBy: "CREATE TABLE").count - 1 <= ChatConfiguration().maxPromptTables)
+        #expect(first.question.components(separatedBy: "CREATE TABLE").count - 1 <= PromptLayout.questionTableLimit)
         #expect(first.question.hasSuffix("Question: What is the total of all invoices?"))
         #expect(second.question.contains(#"CREATE TABLE "t17""#))
     }
 
-    @Test("when only the views overflow: every table in full and every view on one line, the same for every question")
+    @Test("when the views do not fit the context in full: every table in full and every view on one line, the same for every question")
     func tablesThenViews() async throws {
         var script = """
             CREATE TABLE customer(id INTEGER PRIMARY KEY, country TEXT);
@@ -55,9 +55,9 @@ struct ChatEnginePromptCacheTests {
         }
         let database = try ScratchDatabase(script)
         let model = ScriptedModel([.text("SELECT 1"), .text("SELECT 2")])
-        let configuration = ChatConfiguration(maxPromptTables: 5, summary: .deterministic)
-        let first = ChatEngine(executor: try database.executor(), model: model, configuration: configuration)
-        let second = ChatEngine(executor: try database.executor(), model: model, configuration: configuration)
+        let configuration = ChatConfiguration(summary: .deterministic, contextTokens: 2_048)
+        let first = ChatEngine(executor: try database.executor(), model: model, configuration: configuration.oneCandidate)
+        let second = ChatEngine(executor: try database.executor(), model: model, configuration: configuration.oneCandidate)
         _ = try await first.send("What are the invoice totals per customer?")
         _ = try await second.send("Show label7")
         let prompts = try model.requests.map { try systemAndQuestion($0) }
@@ -85,9 +85,9 @@ struct ChatEnginePromptCacheTests {
         ])
         let configuration = ChatConfiguration(summary: .deterministic, firstRequestTimeout: .seconds(123))
         let readPrompts = ReadPrompts()
-        let first = ChatEngine(executor: try database.executor(), model: model, configuration: configuration, readPrompts: readPrompts)
-        let second = ChatEngine(executor: try database.executor(), model: model, configuration: configuration, readPrompts: readPrompts)
-        let stranger = ChatEngine(executor: try database.executor(), model: model, configuration: configuration)
+        let first = ChatEngine(executor: try database.executor(), model: model, configuration: configuration.oneCandidate, readPrompts: readPrompts)
+        let second = ChatEngine(executor: try database.executor(), model: model, configuration: configuration.oneCandidate, readPrompts: readPrompts)
+        let stranger = ChatEngine(executor: try database.executor(), model: model, configuration: configuration.oneCandidate)
         await #expect(throws: ChatError.model(.timeout(provider: "scripted", seconds: 1))) { try await first.send("one") }
         _ = try await first.send("one again")
         _ = try await second.send("two")

@@ -8,7 +8,7 @@ struct ChatEngineRecoveryTests {
     func engine(_ model: ScriptedModel, _ allowlist: OperationAllowlist = .readOnly) throws -> (ChatEngine, ScratchDatabase) {
         let database = try ScratchDatabase(ChatEngineTests.script)
         let executor = try database.executor(allowlist)
-        return (ChatEngine(executor: executor, model: model, configuration: ChatEngineTests.noSummary), database)
+        return (ChatEngine(executor: executor, model: model, configuration: ChatEngineTests.noSummary.oneCandidate), database)
     }
 
     @Test("after an invented table the question is asked afresh with only its tables, the value found and the join")
@@ -123,7 +123,7 @@ struct ChatEngineRecoveryTests {
             .text("SELECT title FROM album WHERE year = 2001"),
             .text("INSERT INTO album(title, artist_id, year) VALUES ('Stiff Upper Lip', 1, 2000)"),
         ])
-        let engine = ChatEngine(executor: executor, model: model, configuration: ChatConfiguration(summary: .deterministic, confirmsWrites: false))
+        let engine = ChatEngine(executor: executor, model: model, configuration: ChatConfiguration(summary: .deterministic, confirmsWrites: false).oneCandidate)
         let before = try database.contents()
         let response = try await engine.send("Which albums came out in 2001?")
         #expect(response.sql == "SELECT title FROM album WHERE year = 2001" && response.queryResult?.rowCount == 0)

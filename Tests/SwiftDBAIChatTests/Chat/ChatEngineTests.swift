@@ -20,7 +20,7 @@ struct ChatEngineTests {
                 delegate: (any SQLExecutionDelegate)? = nil) throws -> (ChatEngine, ScratchDatabase) {
         let database = try ScratchDatabase(Self.script)
         let executor = try database.executor(allowlist, delegate: delegate)
-        return (ChatEngine(executor: executor, model: model, configuration: configuration), database)
+        return (ChatEngine(executor: executor, model: model, configuration: configuration.oneCandidate), database)
     }
 
     @Test("a plain SQL answer runs and is summarized")

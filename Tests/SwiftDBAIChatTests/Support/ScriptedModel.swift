@@ -49,3 +49,13 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
         }
     }
 }
+
+extension ChatConfiguration {
+    /// The configuration with one statement per question: no other candidate is written, so a
+    /// script answers exactly the requests a test lists (``ChatEngineCandidatesTests`` tests the vote).
+    var oneCandidate: ChatConfiguration {
+        var configuration = self
+        configuration.candidates = 1
+        return configuration
+    }
+}

@@ -52,7 +52,6 @@ final class HTTPModelClient: Sendable, CustomReflectable {
     func postJSON(
         to url: URL, headers: [String: String], body: JSONValue, timeout: Duration? = nil
     ) async throws(LanguageModelError) -> JSONValue {
-        let timeout = timeout.flatMap { $0 > .zero ? $0 : nil } ?? self.timeout
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let bodyData: Data
@@ -62,7 +61,22 @@ final class HTTPModelClient: Sendable, CustomReflectable {
             throw .invalidConfiguration(
                 "The request to \(provider) could not be encoded as JSON (a number is NaN or infinite).")
         }
-        var fields = ["Content-Type": "application/json", "Accept": "application/json"]
+        return try await sendJSON("POST", to: url, headers: headers.merging(["Content-Type": "application/json"]) { $1 }, body: bodyData, timeout: timeout)
+    }
+
+    /// Gets the JSON object at `url` (a server's `/models`, say), with the same timeout, retries
+    /// and errors as ``postJSON(to:headers:body:timeout:)``.
+    ///
+    /// - Throws: ``LanguageModelError``.
+    func getJSON(from url: URL, headers: [String: String], timeout: Duration? = nil) async throws(LanguageModelError) -> JSONValue {
+        try await sendJSON("GET", to: url, headers: headers, body: nil, timeout: timeout)
+    }
+
+    private func sendJSON(
+        _ method: String, to url: URL, headers: [String: String], body bodyData: Data?, timeout: Duration?
+    ) async throws(LanguageModelError) -> JSONValue {
+        let timeout = timeout.flatMap { $0 > .zero ? $0 : nil } ?? self.timeout
+        var fields = ["Accept": "application/json"]
         fields.merge(headers) { $1 }
         if let unsafe = fields.first(where: { !Self.isSafeHeaderValue($0.value) }) {
             // Never echo the value: it is usually the API key.
@@ -70,7 +84,7 @@ final class HTTPModelClient: Sendable, CustomReflectable {
                 "The \(unsafe.key) header for \(provider) contains a line break or another control character "
                     + "(check the API key in the environment); nothing was sent.")
         }
-        let request = HTTPTransportRequest(url: url, method: "POST", headers: fields, body: bodyData)
+        let request = HTTPTransportRequest(url: url, method: method, headers: fields, body: bodyData ?? Data())
 
         var retriesMade = 0
         while true {

@@ -51,7 +51,7 @@ public protocol HTTPTransport: Sendable {
 public struct HTTPTransportRequest: Sendable, Hashable {
     /// The absolute http(s) URL.
     public var url: URL
-    /// The method, `POST` for every model call.
+    /// The method: `POST` for model calls, `GET` for what a server reports (`/models`).
     public var method: String
     /// The header fields, each sent once.
     public var headers: [String: String]

@@ -129,4 +129,20 @@ enum ProviderWire {
         }
         return calls
     }
+
+    /// The generated tokens' log-probabilities in the OpenAI form (an array of `{token, logprob,
+    /// top_logprobs}`, which Ollama uses too), each with the likeliest other token's; nil when
+    /// there are none.
+    static func tokenLogprobs(_ entries: JSONValue?) -> [TokenLogprob]? {
+        guard let entries = entries?.arrayValue, !entries.isEmpty else { return nil }
+        return entries.compactMap { entry in
+            guard case .number(let logprob)? = entry["logprob"] else { return nil }
+            let token = entry["token"]?.stringValue ?? ""
+            let others = (entry["top_logprobs"]?.arrayValue ?? []).compactMap { other -> Double? in
+                guard other["token"]?.stringValue != token, case .number(let value)? = other["logprob"] else { return nil }
+                return value
+            }
+            return TokenLogprob(token: token, logprob: logprob, runnerUp: others.max())
+        }
+    }
 }

@@ -5,7 +5,8 @@ import SwiftDBAI
 ///
 /// Posts to `{baseURL}/api/chat` with `"stream": false`. Tool-call arguments travel as JSON
 /// objects; tool results carry the name of the tool they answer (`tool_name`). Sampling options go
-/// in `options` (`temperature`, `num_predict`, `stop`). For Ollama's OpenAI-compatible endpoint use
+/// in `options` (`temperature`, `num_predict`, `stop`, and `num_ctx` from
+/// ``GenerationOptions/contextTokens``). For Ollama's OpenAI-compatible endpoint use
 /// ``OpenAICompatibleModel`` with base URL `http://127.0.0.1:11434/v1` instead.
 ///
 /// ```swift
@@ -104,8 +105,17 @@ public struct OllamaModel: HTTPLanguageModel {
         if !request.options.stop.isEmpty {
             options["stop"] = .array(request.options.stop.map(JSONValue.string))
         }
+        if let contextTokens = request.options.contextTokens {
+            // Ollama's default context is smaller than a schema prompt, and it cuts what overflows.
+            options["num_ctx"] = .number(Double(contextTokens))
+        }
         if !options.isEmpty {
             body["options"] = .object(options)
+        }
+        if request.options.logprobs {
+            // Ollama 0.12.11 and later; earlier versions ignore them.
+            body["logprobs"] = true
+            body["top_logprobs"] = 2
         }
         return .object(body)
     }
@@ -148,6 +158,7 @@ public struct OllamaModel: HTTPLanguageModel {
         return LanguageModelResponse(
             text: message["content"]?.stringValue ?? "", toolCalls: toolCalls,
             finishReason: json["done_reason"]?.stringValue,
-            usage: TokenUsage.reported(in: json, prompt: "prompt_eval_count", completion: "eval_count"))
+            usage: TokenUsage.reported(in: json, prompt: "prompt_eval_count", completion: "eval_count"),
+            tokenLogprobs: ProviderWire.tokenLogprobs(json["logprobs"]))
     }
 }

@@ -29,16 +29,17 @@ public struct OpenAICompatibleModel: HTTPLanguageModel, HostedLanguageModel {
         case jsonObjectWithSchema
     }
 
-    /// Remembers that a server rejected `json_schema` and wants `json_object` with a schema.
-    private final class StyleFallback: Sendable {
-        private let usesJSONObject = Mutex(false)
+    /// Remembers that a server refused part of a request (`json_schema`, `logprobs`), so later
+    /// requests leave it out.
+    private final class Fallback: Sendable {
+        private let isOn = Mutex(false)
 
         var isActive: Bool {
-            usesJSONObject.withLock { $0 }
+            isOn.withLock { $0 }
         }
 
         func activate() {
-            usesJSONObject.withLock { $0 = true }
+            isOn.withLock { $0 = true }
         }
     }
 
@@ -64,7 +65,9 @@ public struct OpenAICompatibleModel: HTTPLanguageModel, HostedLanguageModel {
 
     private let apiKey: APIKey?
     private let client: HTTPModelClient
-    private let styleFallback = StyleFallback()
+    private let styleFallback = Fallback()
+    /// Set when the server refused `logprobs` (an OpenAI reasoning model, say): asked no more.
+    private let logprobsRefused = Fallback()
     private let isOpenAI: Bool
 
     /// Creates a model for an OpenAI-compatible server.
@@ -117,15 +120,19 @@ public struct OpenAICompatibleModel: HTTPLanguageModel, HostedLanguageModel {
     ///
     /// - Throws: ``LanguageModelError``.
     public func respond(to request: LanguageModelRequest) async throws(LanguageModelError) -> LanguageModelResponse {
+        var request = request
+        if logprobsRefused.isActive { request.options.logprobs = false }
         let style = styleFallback.isActive ? .jsonObjectWithSchema : structuredOutputStyle
         let endpoint = try ProviderWire.endpoint(baseURL, "chat/completions")
-        var headers: [String: String] = [:]
-        if let apiKey {
-            headers["Authorization"] = "Bearer \(apiKey.secret)"
-        }
+        let headers = authorization
         let json: JSONValue
         do {
             json = try await client.postJSON(to: endpoint, headers: headers, body: try requestBody(for: request, style: style), timeout: request.timeout)
+        } catch where request.options.logprobs && Self.refusesLogprobs(error) {
+            // A model that gives no log-probabilities: asked again without, and never again.
+            logprobsRefused.activate()
+            request.options.logprobs = false
+            return try await respond(to: request)
         } catch {
             guard style == .jsonSchema, !isOpenAI, case .jsonSchema = request.responseFormat,
                 capabilities.structuredOutput, case .httpStatus(_, let status, let message) = error,
@@ -137,6 +144,38 @@ public struct OpenAICompatibleModel: HTTPLanguageModel, HostedLanguageModel {
                 timeout: request.timeout)
         }
         return try response(from: json)
+    }
+
+    /// The context window the server reports for this model in `{baseURL}/models`: the one it
+    /// serves with (llama.cpp's `meta.n_ctx`, vLLM's `max_model_len`, LM Studio's
+    /// `loaded_context_length`), never the length the model was trained for. Nil for OpenAI and
+    /// any server that says none.
+    public func contextWindow() async -> Int? {
+        guard !isOpenAI, let endpoint = try? ProviderWire.endpoint(baseURL, "models"),
+              let json = try? await client.getJSON(from: endpoint, headers: authorization, timeout: .seconds(5))
+        else { return nil }
+        return Self.reportedContext(in: json, model: model)
+    }
+
+    /// The context a `/models` answer gives for `model` (or for the one model listed).
+    static func reportedContext(in json: JSONValue, model: String) -> Int? {
+        let entries = json["data"]?.arrayValue ?? json["models"]?.arrayValue ?? []
+        let entry = entries.first { $0["id"]?.stringValue == model || $0["model"]?.stringValue == model }
+            ?? (entries.count == 1 ? entries.first : nil)
+        guard let entry else { return nil }
+        let candidates = [entry["max_model_len"], entry["meta"]?["n_ctx"], entry["loaded_context_length"], entry["n_ctx"]]
+        return candidates.lazy.compactMap { $0?.intValue }.first { $0 > 0 }
+    }
+
+    /// Whether an error says the server does not give log-probabilities (rather than anything
+    /// else being wrong with the request).
+    static func refusesLogprobs(_ error: LanguageModelError) -> Bool {
+        guard case .httpStatus(_, let status, let message) = error, [400, 422, 500, 501].contains(status) else { return false }
+        return message.lowercased().contains("logprob")
+    }
+
+    private var authorization: [String: String] {
+        apiKey.map { ["Authorization": "Bearer \($0.secret)"] } ?? [:]
     }
 
     // MARK: - Wire format
@@ -173,6 +212,10 @@ public struct OpenAICompatibleModel: HTTPLanguageModel, HostedLanguageModel {
         }
         if !request.options.stop.isEmpty {
             body["stop"] = .array(request.options.stop.map(JSONValue.string))
+        }
+        if request.options.logprobs {
+            body["logprobs"] = true
+            body["top_logprobs"] = 2
         }
         return .object(body)
     }
@@ -231,6 +274,8 @@ public struct OpenAICompatibleModel: HTTPLanguageModel, HostedLanguageModel {
         let usage = TokenUsage.reported(
             in: json["usage"], prompt: "prompt_tokens", completion: "completion_tokens",
             cached: { $0["prompt_tokens_details"]?["cached_tokens"] })
-        return LanguageModelResponse(text: text, toolCalls: toolCalls, finishReason: finishReason, usage: usage)
+        return LanguageModelResponse(
+            text: text, toolCalls: toolCalls, finishReason: finishReason, usage: usage,
+            tokenLogprobs: ProviderWire.tokenLogprobs(choice["logprobs"]?["content"]))
     }
 }

@@ -31,21 +31,44 @@ struct ExampleRetrieverTests {
         #expect(ExampleRetriever(examples: []).examples(for: "refunds", limit: 3).isEmpty)
     }
 
-    @Test("the examples go after the cached schema, before the question, the most like it first; the system prompt never changes")
-    func inThePrompt() async throws {
+    static let albumExamples = [
+        ChatExample(question: "Which albums came out before 1985?", sql: "SELECT title FROM album WHERE year < 1985"),
+        ChatExample(question: "Which artists made an album?", sql: "SELECT name FROM artist WHERE id IN (SELECT artist_id FROM album)"),
+        ChatExample(question: "Name the oldest album\nand its artist", sql: "SELECT a.title, r.name FROM album a JOIN artist r ON r.id = a.artist_id ORDER BY year LIMIT 1;"),
+    ]
+
+    @Test("examples that fit go into the system prompt after the schema, all of them, the same for every question")
+    func inTheSystemPrompt() async throws {
         let model = ScriptedModel([.text("SELECT COUNT(*) FROM album"), .text("SELECT COUNT(*) FROM artist")])
-        let examples = [
-            ChatExample(question: "Which albums came out before 1985?", sql: "SELECT title FROM album WHERE year < 1985"),
-            ChatExample(question: "Which artists made an album?", sql: "SELECT name FROM artist WHERE id IN (SELECT artist_id FROM album)"),
-            ChatExample(question: "Name the oldest album\nand its artist", sql: "SELECT a.title, r.name FROM album a JOIN artist r ON r.id = a.artist_id ORDER BY year LIMIT 1;"),
-        ]
         let (engine, _) = try ChatEngineTests().engine(
-            model, configuration: ChatConfiguration(summary: .deterministic, examples: examples, examplesPerQuestion: 2))
+            model, configuration: ChatConfiguration(summary: .deterministic, examples: Self.albumExamples, examplesPerQuestion: 2))
+        _ = try await engine.send("How many albums came out, and which is the oldest?")
+        _ = try await engine.send("How many artists are there?")
+        let system = try #require(model.requests.first?.messages.first?.content)
+        #expect(model.requests.last?.messages.first?.content == system)
+        let schema = try #require(system.range(of: "CREATE TABLE"))
+        let examples = try #require(system.range(of: "Examples of questions on this database and the SQL that answers them:\n"))
+        #expect(schema.lowerBound < examples.lowerBound)
+        #expect(system.hasSuffix("-- Name the oldest album and its artist\nSELECT a.title, r.name FROM album a JOIN artist r ON r.id = a.artist_id ORDER BY year LIMIT 1;"))
+        #expect(system.contains("-- Which artists made an album?\n") && system.contains("-- Which albums came out before 1985?\n"))
+        #expect(model.requests.first?.messages.last?.content == "Question: How many albums came out, and which is the oldest?")
+        #expect(model.requests.last?.messages.last?.content == "Question: How many artists are there?")
+    }
+
+    @Test("examples that do not fit the context go with each question, the most like it first; the system prompt never changes")
+    func withTheQuestion() async throws {
+        let model = ScriptedModel([.text("SELECT COUNT(*) FROM album"), .text("SELECT COUNT(*) FROM artist")])
+        // Long examples: together more than the system prompt has room for in a 3,072-token context.
+        let padding = String(repeating: " AND year IS NOT NULL", count: 40)
+        let examples = Self.albumExamples.map { ChatExample(question: $0.question, sql: $0.sql.replacingOccurrences(of: ";", with: "") + padding) }
+            + (1...4).map { ChatExample(question: "Which songs of batch \($0) are long?", sql: "SELECT title FROM album WHERE year > 1900" + padding) }
+        let configuration = ChatConfiguration(summary: .deterministic, examples: examples, examplesPerQuestion: 2, contextTokens: 3_072)
+        let (engine, _) = try ChatEngineTests().engine(model, configuration: configuration)
         _ = try await engine.send("How many albums came out, and which is the oldest?")
         _ = try await engine.send("How many artists are there?")
         let first = try #require(model.requests.first?.messages.last?.content)
         #expect(first.hasPrefix("Examples of questions on this database and the SQL that answers them:\n"))
-        #expect(first.contains("-- Which albums came out before 1985?\nSELECT title FROM album WHERE year < 1985;"))
+        #expect(first.contains("-- Which albums came out before 1985?\nSELECT title FROM album WHERE year < 1985"))
         #expect(first.contains("-- Name the oldest album and its artist\nSELECT a.title"))
         #expect(!first.contains("Which artists made an album?"))
         #expect(first.hasSuffix("Question: How many albums came out, and which is the oldest?"))
@@ -53,5 +76,8 @@ struct ExampleRetrieverTests {
         #expect(second.contains("-- Which artists made an album?") && !second.contains("before 1985"))
         #expect(model.requests.first?.messages.first == model.requests.last?.messages.first)
         #expect(!(model.requests.first?.messages.first?.content.contains("before 1985") ?? true))
+        for request in model.requests {
+            #expect(TokenEstimate.tokens(in: request.messages) + 400 <= 3_072)
+        }
     }
 }

@@ -43,7 +43,7 @@ struct CorrectStatementsStandTests {
     func stands(question: String, sql: String, rows: [[SQLValue]]) async throws {
         let database = try ScratchDatabase(Self.script)
         let model = ScriptedModel([], fallback: .text(sql))
-        let engine = ChatEngine(executor: try database.executor(), model: model, configuration: ChatConfiguration(summary: .deterministic))
+        let engine = ChatEngine(executor: try database.executor(), model: model, configuration: ChatConfiguration(summary: .deterministic).oneCandidate)
         let response = try await engine.send(question)
         #expect(response.sql == sql && response.modelSQL == sql && response.rewrites.isEmpty)
         #expect(response.queryResult?.rows == rows)
@@ -54,7 +54,7 @@ struct CorrectStatementsStandTests {
         let database = try ScratchDatabase(Self.script)
         let sql = "SELECT COUNT(*) FROM customers WHERE state = 'Virginia'"
         let model = ScriptedModel([], fallback: .text(sql))
-        let engine = ChatEngine(executor: try database.executor(), model: model, configuration: ChatConfiguration(summary: .deterministic))
+        let engine = ChatEngine(executor: try database.executor(), model: model, configuration: ChatConfiguration(summary: .deterministic).oneCandidate)
         let response = try await engine.send("How many customers live in Virginia?")
         #expect(response.queryResult?.rows == [[.integer(0)]] && response.attempts == 2)
         #expect(response.lookedAgainFor == ["'Virginia' is not a value of customers.state; its values are 'West Virginia', 'Ohio'."])

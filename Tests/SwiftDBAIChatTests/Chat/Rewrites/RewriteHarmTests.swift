@@ -27,7 +27,7 @@ struct RewriteHarmTests {
         for question in questions {
             if engines[question.db] == nil {
                 let executor = try SQLExecutor(path: try await EvaluationSets.path(of: question.db))
-                engines[question.db] = (ChatEngine(executor: executor, model: model, configuration: ChatConfiguration(summary: .deterministic)), executor)
+                engines[question.db] = (ChatEngine(executor: executor, model: model, configuration: ChatConfiguration(summary: .deterministic).oneCandidate), executor)
             }
             guard let (engine, executor) = engines[question.db] else { continue }
             await engine.resetConversation()

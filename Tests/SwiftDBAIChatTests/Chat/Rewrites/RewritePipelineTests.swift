@@ -100,14 +100,14 @@ struct RewritePipelineTests {
         let notIn = "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM orders)"
         let asWritten = ScriptedModel([], fallback: .text(notIn))
         let plain = ChatEngine(
-            executor: try database.executor(), model: asWritten, configuration: ChatConfiguration(summary: .deterministic, rewriteKinds: []))
+            executor: try database.executor(), model: asWritten, configuration: ChatConfiguration(summary: .deterministic, rewriteKinds: []).oneCandidate)
         let response = try await plain.send("Which promo codes have never been used?")
         #expect(response.sql == notIn && response.rewrites.isEmpty && response.queryResult?.rowCount == 0)
         let average = "SELECT AVG(rating) FROM reviews"
         let noGuess = ScriptedModel([.text(average)])
         let engine = ChatEngine(
             executor: try database.executor(), model: noGuess,
-            configuration: ChatConfiguration(summary: .deterministic, rewriteKinds: [.repair, .equivalence]))
+            configuration: ChatConfiguration(summary: .deterministic, rewriteKinds: [.repair, .equivalence]).oneCandidate)
         let unrounded = try await engine.send("What is the average rating, rounded to two decimals?")
         #expect(unrounded.sql == average && unrounded.lookedAgainFor.isEmpty && unrounded.doubts.isEmpty && noGuess.requests.count == 1)
     }

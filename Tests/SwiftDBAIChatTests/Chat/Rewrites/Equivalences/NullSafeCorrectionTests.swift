@@ -139,7 +139,7 @@ struct NullSafeCorrectionTests {
             // The rounding guess: told the question asks for two decimals, the model rounds.
             .text("SELECT AVG(rating) FROM reviews"), .text("SELECT round(avg(rating), 2) FROM reviews"),
         ])
-        let engine = ChatEngine(executor: executor, model: model, configuration: ChatEngineTests.noSummary)
+        let engine = ChatEngine(executor: executor, model: model, configuration: ChatEngineTests.noSummary.oneCandidate)
         let unused = try await engine.send("Which promo codes have never been used?")
         #expect(unused.queryResult?.rows.map { $0[0] } == [.text("UNUSED")])
         #expect(unused.modelSQL == notIn && unused.sql != notIn)

@@ -94,7 +94,7 @@ struct UnquotedNameRepairTests {
     func inEngine() async throws {
         let database = try ScratchDatabase(Self.schema + #"INSERT INTO "Order Details" VALUES (1, 2.5, 4), (2, 1.0, 3);"#)
         let model = ScriptedModel([.text("SELECT SUM(Quantity) FROM Order Details")])
-        let engine = ChatEngine(executor: try database.executor(.readOnly), model: model, configuration: ChatEngineTests.noSummary)
+        let engine = ChatEngine(executor: try database.executor(.readOnly), model: model, configuration: ChatEngineTests.noSummary.oneCandidate)
         let response = try await engine.send("How many items were ordered?")
         #expect(response.sql == #"SELECT SUM(Quantity) FROM "Order Details""#)
         #expect(response.queryResult?.rows == [[7]])

@@ -50,7 +50,7 @@ struct ForeignFunctionRepairTests {
     func inEngine() async throws {
         let database = try ScratchDatabase(Self.schema)
         let model = ScriptedModel([.text("SELECT name, DATEDIFF(paid_on, seen_on) FROM visit WHERE YEAR(seen_on) = '2024'")])
-        let engine = ChatEngine(executor: try database.executor(.readOnly), model: model, configuration: ChatEngineTests.noSummary)
+        let engine = ChatEngine(executor: try database.executor(.readOnly), model: model, configuration: ChatEngineTests.noSummary.oneCandidate)
         let response = try await engine.send("How long did 2024 visits take to pay?")
         #expect(response.queryResult?.rows == [["Ada", 10.0]])
         #expect(model.requests.count == 1)

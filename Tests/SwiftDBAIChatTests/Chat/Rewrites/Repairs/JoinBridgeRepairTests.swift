@@ -76,7 +76,7 @@ struct JoinBridgeRepairTests {
             .text("SELECT T2.Name FROM Track AS T1 INNER JOIN Artist AS T2 ON T1.ArtistId = T2.ArtistId WHERE T1.Name = 'Fast As a Shark'")
         ])
         let executor = try TestDatabase.chinook()
-        let engine = ChatEngine(executor: executor, model: model, configuration: ChatEngineTests.noSummary)
+        let engine = ChatEngine(executor: executor, model: model, configuration: ChatEngineTests.noSummary.oneCandidate)
         let response = try await engine.send("Who made 'Fast As a Shark'?")
         #expect(response.queryResult?.rows == [["Accept"]])
         #expect(response.sql.contains("JOIN Album ON T1.AlbumId = Album.AlbumId"))
@@ -93,7 +93,7 @@ struct JoinBridgeRepairTests {
                 WHERE YEAR(i.InvoiceDate) = 2024 ORDER BY T2.Name LIMIT 3
                 """)
         ])
-        let engine = ChatEngine(executor: try TestDatabase.chinook(), model: model, configuration: ChatEngineTests.noSummary)
+        let engine = ChatEngine(executor: try TestDatabase.chinook(), model: model, configuration: ChatEngineTests.noSummary.oneCandidate)
         let response = try await engine.send("Which artists sold in 2024, with track lengths?")
         #expect(response.sql.contains("T1.Milliseconds"))
         #expect(response.sql.contains("JOIN Album ON T1.AlbumId = Album.AlbumId"))

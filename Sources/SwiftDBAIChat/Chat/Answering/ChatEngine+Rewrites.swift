@@ -49,7 +49,7 @@ extension ChatEngine {
     /// What the pipeline's guesses see in a read that ran, one line each: only the guesses whose
     /// statement returns rows other than the read's (a guess that changes nothing tells nothing).
     /// Told to the model on its second look, never applied: the model decides what to write.
-    func guessedDoubts(about settled: Settled, context: RewriteContext) async -> [String] {
+    func guessedDoubts(about settled: SettledStatement, context: RewriteContext) async -> [String] {
         guard case .rows(let result) = settled.outcome else { return [] }
         let signature = ResultSignature(result)
         var doubts: [String] = []

@@ -2,11 +2,13 @@ import Foundation
 import SwiftDBAI
 
 /// The texts the ``ChatEngine`` sends to its model. Every request starts with the same system
-/// message (rules and schema), so servers that cache a prompt prefix reuse it across questions
-/// and across the SQL and summary requests.
+/// message (rules, schema and the user's examples: ``PromptLayout``), so servers that cache a
+/// prompt prefix reuse it across questions and across the SQL and summary requests.
 enum ChatPrompt {
-    static func system(schema: String, allowsWrites: Bool) -> String {
-        """
+    /// The system message: the rules, the schema text and, when given, the examples text
+    /// (``examples(_:limit:)``) after it.
+    static func system(schema: String, examples: String = "", allowsWrites: Bool) -> String {
+        let rules = """
         You are an expert SQLite assistant. You answer questions about the database below by writing exactly one \
         SQLite statement.
         Rules:
@@ -20,6 +22,7 @@ enum ChatPrompt {
         Schema:
         \(schema)
         """
+        return examples.isEmpty ? rules : rules + "\n\n" + examples
     }
 
     /// A question, after what is particular to it: the tables described for it (large schemas),
@@ -36,8 +39,9 @@ enum ChatPrompt {
     }
 
     /// Worked examples from the database's users: each question as a comment, then its SQL; as
-    /// many as fit ``maxExampleCharacters``, in the order given (the most like the question first).
-    static func examples(_ examples: [ChatExample]) -> String {
+    /// many as fit `limit` characters (nil: all), in the order given (for a question, the most
+    /// like it first).
+    static func examples(_ examples: [ChatExample], limit: Int? = maxExampleCharacters) -> String {
         var lines: [String] = []
         var used = 0
         for example in examples {
@@ -45,7 +49,7 @@ enum ChatPrompt {
             var sql = example.sql.trimmingCharacters(in: .whitespacesAndNewlines)
             if !sql.hasSuffix(";") { sql += ";" }
             let text = "-- \(question)\n\(sql)"
-            guard used + text.count <= maxExampleCharacters else { continue }
+            guard used + text.count <= limit ?? Int.max else { continue }
             lines.append(text)
             used += text.count + 1
         }
@@ -53,7 +57,8 @@ enum ChatPrompt {
         return "Examples of questions on this database and the SQL that answers them:\n" + lines.joined(separator: "\n")
     }
 
-    /// The most characters of examples with one question (about 800 tokens).
+    /// The most characters of the examples retrieved for one question, when they are not all in
+    /// the system message (about 800 tokens).
     static let maxExampleCharacters = 2_500
 
     /// The question asked afresh after a failure, with only the tables it links to and the
@@ -72,7 +77,9 @@ enum ChatPrompt {
     /// tables, columns and foreign keys: of every table when it is short (``maxMapCharacters``),
     /// else of the tables the statement names, those that have the name and their neighbours
     /// along foreign keys. Nil for other errors.
-    static func hint(for error: String, schema: DatabaseSchema, statementTables: [String] = []) -> String? {
+    ///
+    /// - Parameter mapLimit: The most characters of the map (fewer when the context has less room).
+    static func hint(for error: String, schema: DatabaseSchema, statementTables: [String] = [], mapLimit: Int = maxMapCharacters) -> String? {
         let patterns = ["no such table: ", "no such column: "]
         guard let pattern = patterns.first(where: { error.contains($0) }),
               let range = error.range(of: pattern) else { return nil }
@@ -90,7 +97,7 @@ enum ChatPrompt {
             lines.append("No table has a column named \(missing).")
         }
         var map = schemaMap(schema)
-        if map.count > maxMapCharacters {
+        if map.count > mapLimit {
             let named = Set((statementTables + owners + [missing]).compactMap { schema.table(named: $0)?.name })
             var near = named
             for table in schema.tables {
@@ -99,9 +106,9 @@ enum ChatPrompt {
                     near.insert(table.name)
                 }
             }
-            map = String(schemaMap(schema.restricted(to: near)).prefix(maxMapCharacters))
+            map = String(schemaMap(schema.restricted(to: near)).prefix(mapLimit))
         }
-        lines.append("The tables, their columns and where their foreign keys lead:\n" + map)
+        if !map.isEmpty { lines.append("The tables, their columns and where their foreign keys lead:\n" + map) }
         return lines.joined(separator: "\n")
     }
 
@@ -130,6 +137,13 @@ enum ChatPrompt {
         let sentence = line.range(of: ". ").map { String(line[..<$0.lowerBound]) + "." } ?? line
         let trimmed = sentence.trimmingCharacters(in: .whitespaces)
         return trimmed.count <= 160 ? trimmed : String(trimmed.prefix(159)) + "…"
+    }
+
+    /// A message that answers the last one of a conversation: a tool result after a tool call,
+    /// else a user message.
+    static func reply(_ text: String, to conversation: [ChatMessage]) -> ChatMessage {
+        if let call = conversation.last?.toolCalls.first { return .tool(text, callID: call.id) }
+        return .user(text)
     }
 
     static let noSQLRetry = "Reply with one SQLite statement only, with no other text."

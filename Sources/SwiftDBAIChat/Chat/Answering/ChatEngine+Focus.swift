@@ -30,13 +30,19 @@ extension ChatEngine {
     /// The question with only the tables it links to, for asking again after the model wrote SQL
     /// that named a missing table or column: small models mostly fail by inventing a table or a
     /// join, and stop doing so when the other tables are out of sight and the joins are spelled
-    /// out. Nil when the question links to no table.
-    func focusedQuestion(_ question: String, schema: DatabaseSchema, found: [ValueMatch]) async -> String? {
+    /// out. The tables come in full when they fit `room` tokens (what the context has left after
+    /// the system message and earlier turns, the answer's share kept), else as their map lines.
+    /// Nil when the question links to no table, or not even the map lines fit.
+    func focusedQuestion(_ question: String, schema: DatabaseSchema, found: [ValueMatch], room: Int) async -> String? {
         let link = SchemaLinker(schema: schema).link(question, foundValues: found)
         guard !link.tables.isEmpty,
               let tables = try? await executor.schemaDescription(
                   sampleRowCount: configuration.sampleRowCount, tables: Set(link.tables))
         else { return nil }
-        return ChatPrompt.focused(question: question, tables: tables, hints: link.hints)
+        let focused = ChatPrompt.focused(question: question, tables: tables, hints: link.hints)
+        if TokenEstimate.tokens(in: focused) <= room { return focused }
+        let lines = ChatPrompt.focused(
+            question: question, tables: ChatPrompt.schemaMap(schema.restricted(to: Set(link.tables))), hints: link.hints)
+        return TokenEstimate.tokens(in: lines) <= room ? lines : nil
     }
 }

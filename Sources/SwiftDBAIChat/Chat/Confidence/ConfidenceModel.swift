@@ -1,0 +1,96 @@
+import Foundation
+
+/// Turns the evidence about an answer into the estimated chance that it is right: a logistic
+/// model over a few features of ``ConfidenceEvidence``, with weights fitted on development
+/// question sets only (`Scripts/calibrate_confidence.py` reads `Scripts/eval` outputs and prints
+/// this table), one set for answers that other candidates voted on and one for answers without
+/// a vote.
+///
+/// An answer is ``AnswerConfidence/Level/high`` at ``highThreshold`` and above. With
+/// ``CandidateSampling/whenUnsure``, candidates are written only when the score without them lies
+/// between ``voteBand``'s bounds: outside it, their agreement could not change the level.
+package struct ConfidenceModel: Sendable {
+    /// One input of the model, computed from the evidence.
+    package enum Feature: String, Sendable, CaseIterable {
+        /// The lowest token log-probability, floored at -8.
+        case minLogprob = "min_logprob"
+        /// Tokens chosen under one half, at most 5.
+        case hesitations
+        /// 1 when the provider gave no log-probabilities (the two above are then 0).
+        case noLogprobs = "no_logprobs"
+        /// Statements that failed first, at most 2.
+        case failedStatements = "failed_statements"
+        /// 1 when a repair made the statement.
+        case repaired
+        /// 1 when the question was asked afresh on its tables.
+        case askedAfresh = "asked_afresh"
+        /// 1 when the model looked again.
+        case lookedAgain = "looked_again"
+        /// 1 when its second look replaced the first read.
+        case replaced
+        /// 1 for no rows.
+        case emptyResult = "empty_result"
+        /// 1 for one row of NULLs.
+        case nullResult = "null_result"
+        /// Doubts, at most 2.
+        case doubts
+        /// Unrelated columns read, at most 3.
+        case unrelatedColumns = "unrelated_columns"
+        /// The share of the other candidates that did not return the answer's rows (they failed,
+        /// found nothing or returned other rows; votes only).
+        case disagreement
+
+        /// The feature's value for an answer.
+        func value(_ evidence: ConfidenceEvidence) -> Double {
+            switch self {
+            case .minLogprob: evidence.tokens.map { max(-8, $0.minLogprob) } ?? 0
+            case .hesitations: evidence.tokens.map { Double(min(5, $0.hesitations)) } ?? 0
+            case .noLogprobs: evidence.tokens == nil ? 1 : 0
+            case .failedStatements: Double(min(2, evidence.failedStatements))
+            case .repaired: evidence.repaired ? 1 : 0
+            case .askedAfresh: evidence.askedAfresh ? 1 : 0
+            case .lookedAgain: evidence.lookedAgain ? 1 : 0
+            case .replaced: evidence.replaced ? 1 : 0
+            case .emptyResult: evidence.emptyResult ? 1 : 0
+            case .nullResult: evidence.nullResult ? 1 : 0
+            case .doubts: Double(min(2, evidence.doubts))
+            case .unrelatedColumns: Double(min(3, evidence.unrelatedColumns.count))
+            case .disagreement:
+                evidence.candidatesWritten > 1
+                    ? Double(evidence.candidatesWritten - max(1, evidence.candidatesAgreeing)) / Double(evidence.candidatesWritten - 1) : 0
+            }
+        }
+    }
+
+    /// The weights of one model: an intercept and a weight per feature (missing: 0).
+    package struct Weights: Sendable {
+        package var intercept: Double
+        package var features: [Feature: Double]
+    }
+
+    /// Weights for answers without a vote.
+    package var unvoted: Weights
+    /// Weights for answers other candidates voted on.
+    package var voted: Weights
+    /// The score from which an answer is high.
+    package var highThreshold: Double
+    /// Scores without a vote between which writing candidates can change the level.
+    package var voteBand: ClosedRange<Double>
+
+    /// The estimated chance that an answer with this evidence is right.
+    package func score(_ evidence: ConfidenceEvidence) -> Double {
+        let weights = evidence.voted ? voted : unvoted
+        let sum = weights.features.reduce(weights.intercept) { $0 + $1.value * $1.key.value(evidence) }
+        return 1 / (1 + exp(-sum))
+    }
+
+    /// Whether candidates are worth writing for an answer with this evidence (no vote yet).
+    package func votingCanChangeLevel(_ evidence: ConfidenceEvidence) -> Bool {
+        voteBand.contains(score(evidence))
+    }
+
+    /// The level of a score.
+    package func level(of score: Double) -> AnswerConfidence.Level {
+        score >= highThreshold ? .high : .low
+    }
+}
