@@ -1,5 +1,5 @@
 """Speed of the local model server (`Scripts/local-llm`): generated tokens/s and prompt tokens/s
-of llama-cpp-python's OpenAI-compatible API, medians of a few runs, so that two builds of the
+of the OpenAI-compatible API Scripts/local-llm starts (llama-server), medians of a few runs, so that two builds of the
 server (say, native and generic) can be compared on one machine:
 
   python3 Scripts/bench_local_llm.py [--base-url http://127.0.0.1:8088/v1] [--runs 3]

@@ -37,6 +37,11 @@ package final class ScratchDatabase: Sendable {
             limits: limits, delegate: delegate)
     }
 
+    /// Opens a read-only executor on the file with descriptions of its tables and columns.
+    package func executor(descriptions: SchemaDescriptions) throws -> SQLExecutor {
+        try SQLExecutor(OpenedDatabase(path: path, readOnly: true), descriptions: descriptions)
+    }
+
     /// Reads one value with a separate connection.
     package func scalar<T: DatabaseValueConvertible>(_ sql: String, as type: T.Type = T.self) throws -> T? {
         let queue = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())

@@ -262,28 +262,25 @@ public actor ChatEngine {
     /// how sure it is (``ChatConfiguration/candidateSampling``), what still looks wrong in it is
     /// looked for, and its confidence is judged from the progress of the answer.
     private func finish(_ settled: SettledStatement, _ progress: AnswerProgress, _ asking: Asking) async -> ChatResponse {
-        var chosen = settled
+        var chosen = await withDoubts(settled, asking)
         var vote: CandidateVote?
-        let columnsRead = await self.columnsRead(by: settled.sql)
+        var columnsRead = await self.columnsRead(by: chosen.sql)
         if chosen.isRead, configuration.candidates > 1 {
             let before = evidence(for: chosen, progress, vote: nil, columnsRead: columnsRead, relevance: asking.relevance)
             if configuration.candidateSampling == .always || confidenceModel.votingCanChangeLevel(before) {
-                (chosen, vote) = await voted(settled, asked: asking.asked, context: asking.context)
+                let (winner, record) = await voted(chosen, asked: asking.asked, context: asking.context)
+                vote = record
+                if winner.sql != chosen.sql {
+                    chosen = await withDoubts(winner, asking)
+                    columnsRead = await self.columnsRead(by: chosen.sql)
+                }
             }
         }
-        if chosen.isRead {
-            // The doubts of a statement already looked at are not looked for again (a guess's
-            // statement is one more query).
-            var found = chosen.checkedDoubts ?? []
-            if chosen.checkedDoubts == nil {
-                found = Self.doubts(about: chosen.sql, context: asking.context)
-                    + (await guessedDoubts(about: chosen, context: asking.context))
-            }
-            chosen.doubts = found + chosen.doubts
-        }
-        let chosenColumns = chosen.sql == settled.sql ? columnsRead : await self.columnsRead(by: chosen.sql)
-        let evidence = evidence(for: chosen, progress, vote: vote, columnsRead: chosenColumns, relevance: asking.relevance)
+        let evidence = evidence(for: chosen, progress, vote: vote, columnsRead: columnsRead, relevance: asking.relevance)
         var response = await answer(asking.question, chosen)
+        if let vote, vote.cast > vote.agreeing {
+            response.doubts.append("The model's statements disagree: \(vote.agreeing) of the \(vote.cast) that ran return this result.")
+        }
         response.lookedAgainFor = progress.lookedAgainFor
         response.replacedSQL = chosen.sql == progress.replacedSQL ? nil : progress.replacedSQL
         response.confidence = Self.confidence(evidence, rewrites: chosen.rewrites, isWrite: !chosen.isRead, model: confidenceModel)
@@ -294,6 +291,21 @@ public actor ChatEngine {
             }
         }
         return response
+    }
+
+    /// A read with what looks wrong in it (``doubts(about:context:)`` and the guesses'); the
+    /// doubts of a statement already looked at are not looked for again (a guess's statement is
+    /// one more query).
+    private func withDoubts(_ settled: SettledStatement, _ asking: Asking) async -> SettledStatement {
+        guard settled.isRead else { return settled }
+        var settled = settled
+        if let checked = settled.checkedDoubts {
+            settled.doubts = checked
+        } else {
+            settled.doubts = Self.doubts(about: settled.sql, context: asking.context)
+                + (await guessedDoubts(about: settled, context: asking.context))
+        }
+        return settled
     }
 
     // MARK: - Steps

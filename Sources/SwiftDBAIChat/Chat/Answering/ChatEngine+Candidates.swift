@@ -44,13 +44,8 @@ extension ChatEngine {
             vote.runs.append(.init(sql: candidate.sql, group: group, tokens: TokenCertainty(candidate.tokenLogprobs)))
         }
         let winnerIndex = Self.winnerIndex(of: ballots)
-        var winner = ballots[winnerIndex].settled
         vote.chosenGroup = winnerIndex
-        if ballots.count > 1 {
-            let cast = ballots.map(\.votes).reduce(0, +)
-            winner.doubts.append("The model's statements disagree: \(ballots[winnerIndex].votes) of the \(cast) that ran return this result.")
-        }
-        return (winner, vote)
+        return (ballots[winnerIndex].settled, vote)
     }
 
     /// Counts a candidate's vote, for the ballot of its result or a new ballot, and returns the

@@ -10,5 +10,14 @@ extension ConfidenceModel {
             .lookedAgain: -0.6, .replaced: -0.3, .emptyResult: -1.5, .nullResult: -1.5, .doubts: -0.6, .unrelatedColumns: -0.5,
             .disagreement: -3.0,
         ]),
-        highThreshold: 0.8, voteBand: 0.5...0.95)
+        unvotedWithoutTokens: Weights(intercept: 2.0, features: [
+            .failedStatements: -0.6, .repaired: -0.5, .askedAfresh: -0.5,
+            .lookedAgain: -0.6, .replaced: -0.3, .emptyResult: -1.5, .nullResult: -1.5, .doubts: -0.6, .unrelatedColumns: -0.5,
+        ]),
+        votedWithoutTokens: Weights(intercept: 2.0, features: [
+            .failedStatements: -0.6, .repaired: -0.5, .askedAfresh: -0.5,
+            .lookedAgain: -0.6, .replaced: -0.3, .emptyResult: -1.5, .nullResult: -1.5, .doubts: -0.6, .unrelatedColumns: -0.5,
+            .disagreement: -3.0,
+        ]),
+        highThreshold: 0.8, voteBand: 0.5..<0.95)
 }

@@ -3,8 +3,10 @@ import Foundation
 /// Turns the evidence about an answer into the estimated chance that it is right: a logistic
 /// model over a few features of ``ConfidenceEvidence``, with weights fitted on development
 /// question sets only (`Scripts/calibrate_confidence.py` reads `Scripts/eval` outputs and prints
-/// this table), one set for answers that other candidates voted on and one for answers without
-/// a vote.
+/// this table): one set of weights for each combination of a vote (other candidates written or
+/// not) and token log-probabilities (given by the provider or not). Without them, the weights are
+/// those fitted on the same answers with the token features left out, so a provider that gives
+/// none (Anthropic, Gemini, the client's model through sampling) is judged on the other evidence.
 ///
 /// An answer is ``AnswerConfidence/Level/high`` at ``highThreshold`` and above. With
 /// ``CandidateSampling/whenUnsure``, candidates are written only when the score without them lies
@@ -16,8 +18,6 @@ package struct ConfidenceModel: Sendable {
         case minLogprob = "min_logprob"
         /// Tokens chosen under one half, at most 5.
         case hesitations
-        /// 1 when the provider gave no log-probabilities (the two above are then 0).
-        case noLogprobs = "no_logprobs"
         /// Statements that failed first, at most 2.
         case failedStatements = "failed_statements"
         /// 1 when a repair made the statement.
@@ -45,7 +45,6 @@ package struct ConfidenceModel: Sendable {
             switch self {
             case .minLogprob: evidence.tokens.map { max(-8, $0.minLogprob) } ?? 0
             case .hesitations: evidence.tokens.map { Double(min(5, $0.hesitations)) } ?? 0
-            case .noLogprobs: evidence.tokens == nil ? 1 : 0
             case .failedStatements: Double(min(2, evidence.failedStatements))
             case .repaired: evidence.repaired ? 1 : 0
             case .askedAfresh: evidence.askedAfresh ? 1 : 0
@@ -68,18 +67,27 @@ package struct ConfidenceModel: Sendable {
         package var features: [Feature: Double]
     }
 
-    /// Weights for answers without a vote.
+    /// Weights for answers without a vote, with token log-probabilities.
     package var unvoted: Weights
-    /// Weights for answers other candidates voted on.
+    /// Weights for answers other candidates voted on, with token log-probabilities.
     package var voted: Weights
+    /// Weights for answers without a vote or token log-probabilities.
+    package var unvotedWithoutTokens: Weights
+    /// Weights for answers other candidates voted on, without token log-probabilities.
+    package var votedWithoutTokens: Weights
     /// The score from which an answer is high.
     package var highThreshold: Double
     /// Scores without a vote between which writing candidates can change the level.
-    package var voteBand: ClosedRange<Double>
+    package var voteBand: Range<Double>
 
     /// The estimated chance that an answer with this evidence is right.
     package func score(_ evidence: ConfidenceEvidence) -> Double {
-        let weights = evidence.voted ? voted : unvoted
+        let weights = switch (evidence.voted, evidence.tokens != nil) {
+        case (true, true): voted
+        case (false, true): unvoted
+        case (true, false): votedWithoutTokens
+        case (false, false): unvotedWithoutTokens
+        }
         let sum = weights.features.reduce(weights.intercept) { $0 + $1.value * $1.key.value(evidence) }
         return 1 / (1 + exp(-sum))
     }

@@ -121,14 +121,16 @@ package struct QuestionSuggester: Sendable {
             source: .schema)
     }
 
-    /// The text columns of a table that hold a few categories (from the profiles), keys left out.
+    /// The text columns of a table that hold a few categories (from the profiles: at least two
+    /// values, each in two rows or more on average), keys left out.
     private func categoryColumns(of table: TableSchema, profiles: [ColumnProfile]) -> [ColumnSchema] {
         table.columns.filter { column in
             column.visibility != .hidden && column.primaryKeyPosition == nil
                 && !table.foreignKeys.contains { $0.columns.contains { SQLIdentifier.same($0, column.name) } }
                 && profiles.contains { profile in
-                    SQLIdentifier.same(profile.table, table.name) && SQLIdentifier.same(profile.column, column.name)
-                        && (profile.categories?.count ?? 0) >= 2
+                    guard SQLIdentifier.same(profile.table, table.name), SQLIdentifier.same(profile.column, column.name),
+                          let categories = profile.categories else { return false }
+                    return categories.count >= 2 && categories.count * 2 <= profile.rowCount - profile.nullCount
                 }
         }
     }

@@ -1,0 +1,95 @@
+import Testing
+@testable import SwiftDBAI
+@testable import SwiftDBAIChat
+import SwiftDBAITestSupport
+
+@Suite("AnswerConfidence: a level, its reasons and the evidence")
+struct AnswerConfidenceTests {
+    static let sure = TokenCertainty(meanLogprob: -0.01, minLogprob: -0.05, hesitations: 0, count: 12)
+    static let unsure = TokenCertainty(meanLogprob: -0.3, minLogprob: -1.2, hesitations: 2, count: 12)
+
+    func reasonsOf(_ evidence: ConfidenceEvidence, isWrite: Bool = false) -> [AnswerConfidence.Reason] {
+        ConfidenceReasons(evidence: evidence, rewrites: [], isWrite: isWrite).reasons
+    }
+
+    @Test("a clean answer of a sure model, its candidates agreeing: reasons for it only")
+    func cleanAnswer() {
+        let reasons = reasonsOf(ConfidenceEvidence(tokens: Self.sure, candidatesWritten: 3, candidatesCast: 3, candidatesAgreeing: 3))
+        #expect(reasons.map(\.code) == [.candidatesAgree, .modelSure])
+        #expect(reasons.allSatisfy { $0.supportsAnswer })
+        #expect(reasons[0].message == "All 3 statements the model wrote for the question return these rows.")
+        #expect(reasons[1].message.contains("(its least sure choice: 95%)"))
+    }
+
+    @Test("every sign against an answer gives a reason, before those for it")
+    func reasonsAgainst() {
+        let evidence = ConfidenceEvidence(
+            tokens: Self.unsure, candidatesWritten: 3, candidatesCast: 2, candidatesAgreeing: 1, failedStatements: 2, repaired: true,
+            askedAfresh: true, lookedAgain: true, replaced: true, emptyResult: false, nullResult: true, doubts: 1,
+            unrelatedColumns: ["customers.fax"])
+        let reasons = reasonsOf(evidence, isWrite: true)
+        #expect(reasons.map(\.code) == [
+            .candidatesDisagree, .modelUnsure, .failedFirst, .repaired, .lookedAgain, .nullResult, .doubts, .unrelatedColumns, .write,
+        ])
+        #expect(reasons.filter(\.supportsAnswer).map(\.code) == [.write])
+        #expect(reasons[0].message.contains("1 of 3 return these rows"))
+        #expect(reasons[1].message.contains("at 2 places") && reasons[1].message.contains("30%"))
+        #expect(reasons[2].message == "SQLite rejected 2 statements the model wrote before this one.")
+        #expect(reasons[7].message.hasSuffix("customers.fax."))
+    }
+
+    @Test("the standard model scores worse evidence lower, and levels follow its threshold")
+    func standardModel() {
+        let model = ConfidenceModel.standard
+        let clean = ConfidenceEvidence(tokens: Self.sure)
+        #expect(model.score(clean) > model.score(ConfidenceEvidence(tokens: Self.sure, emptyResult: true)))
+        #expect(model.score(clean) > model.score(ConfidenceEvidence(tokens: Self.unsure)))
+        let agreeing = ConfidenceEvidence(tokens: Self.sure, candidatesWritten: 3, candidatesCast: 3, candidatesAgreeing: 3)
+        let split = ConfidenceEvidence(tokens: Self.sure, candidatesWritten: 3, candidatesCast: 3, candidatesAgreeing: 1)
+        #expect(model.score(agreeing) > model.score(split))
+        for evidence in [clean, agreeing, split, ConfidenceEvidence()] {
+            let score = model.score(evidence)
+            #expect((0...1).contains(score))
+            #expect(model.level(of: score) == (score >= model.highThreshold ? .high : .low))
+        }
+    }
+
+    @Test("with candidate sampling when unsure, an answer gets candidates exactly when the model says they can change its level")
+    func votesOnlyWhenUnsure() async throws {
+        for tokens in [Self.sure, Self.unsure] {
+            let logprobs = [TokenLogprob(token: "SELECT", logprob: tokens.minLogprob)]
+                + Array(repeating: TokenLogprob(token: " x", logprob: tokens.minLogprob / 2), count: 4)
+            let model = LogprobModel(sql: "SELECT title FROM album ORDER BY id", logprobs: logprobs)
+            let configuration = ChatConfiguration(summary: .deterministic, candidates: 3, candidateSampling: .whenUnsure)
+            let engine = ChatEngine(executor: try ScratchDatabase(ChatEngineTests.script).executor(), model: model, configuration: configuration)
+            let response = try await engine.send("List the album titles")
+            var before = response.confidence.evidence
+            before.candidatesWritten = 1
+            before.candidatesCast = 1
+            before.candidatesAgreeing = 1
+            let votes = ConfidenceModel.standard.votingCanChangeLevel(before)
+            #expect(model.calls == (votes ? 3 : 1))
+            #expect(response.confidence.evidence.voted == votes && response.candidates.count == (votes ? 3 : 0))
+        }
+    }
+}
+
+/// Answers every SQL request with one statement and the given token log-probabilities.
+final class LogprobModel: LanguageModel, @unchecked Sendable {
+    let name = "logprobs"
+    let capabilities = LanguageModelCapabilities.textOnly
+    let sql: String
+    let logprobs: [TokenLogprob]
+    private let counter = Mutex(0)
+    var calls: Int { counter.withLock { $0 } }
+
+    init(sql: String, logprobs: [TokenLogprob]) {
+        self.sql = sql
+        self.logprobs = logprobs
+    }
+
+    func respond(to request: LanguageModelRequest) async throws(LanguageModelError) -> LanguageModelResponse {
+        counter.withLock { $0 += 1 }
+        return LanguageModelResponse(text: sql, tokenLogprobs: request.options.logprobs ? logprobs : nil)
+    }
+}
