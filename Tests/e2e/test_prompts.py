@@ -30,10 +30,11 @@ async def test_prompts_are_listed_with_their_arguments(server) -> None:
         assert connection.initialize_result.capabilities.prompts is not None
         assert connection.initialize_result.capabilities.completions is not None
         prompts = {prompt.name: prompt for prompt in (await connection.session.list_prompts()).prompts}
-    assert list(prompts) == ["explore_database", "write_query", "explain_table"]
-    assert not prompts["explore_database"].arguments
+    assert list(prompts) == ["explore_database", "write_query", "explain_table", "suggest_questions", "ask"]
+    assert not prompts["explore_database"].arguments and not prompts["suggest_questions"].arguments
     assert [(argument.name, argument.required) for argument in prompts["write_query"].arguments] == [("question", True)]
     assert [(argument.name, argument.required) for argument in prompts["explain_table"].arguments] == [("table", True)]
+    assert [(argument.name, argument.required) for argument in prompts["ask"].arguments] == [("question", True)]
     for prompt in prompts.values():
         assert prompt.description
 
@@ -111,3 +112,29 @@ async def test_table_names_complete(server) -> None:
         with pytest.raises(Exception) as raised:
             await connection.session.complete(types.PromptReference(type="ref/prompt", name="nope"), {"name": "table", "value": ""})
         assert getattr(getattr(raised.value, "error", None), "code", None) == -32602
+
+
+@pytest.mark.parametrize("database", ["chinook", "northwind"])
+async def test_suggested_questions_are_listed_and_complete_the_question_of_ask(server, chinook: Path, tmp_path: Path, database: str) -> None:
+    path = chinook
+    if database == "northwind":
+        path = tmp_path / "northwind.sqlite"
+        shutil.copyfile(NORTHWIND, path)
+    async with server(db=path) as connection:
+        text = prompt_text(await connection.session.get_prompt("suggest_questions"))
+        questions = re.findall(r"^\d+\. (.+)$", text, flags=re.MULTILINE)
+        assert len(questions) >= 10 and len(set(questions)) == len(questions)
+        from mcp import types
+
+        reference = types.PromptReference(type="ref/prompt", name="ask")
+        first_word = questions[0].split()[0]
+        values, total, _ = completion_values(await connection.session.complete(reference, {"name": "question", "value": first_word.lower()}))
+        assert values and values[0].startswith(first_word) and total == len(values)
+        assert set(values) <= set(questions)
+        noun = questions[0].rstrip("?").split()[-1]
+        values, _, _ = completion_values(await connection.session.complete(
+            types.PromptReference(type="ref/prompt", name="write_query"), {"name": "question", "value": noun.upper()}))
+        assert questions[0] in values
+        assert completion_values(await connection.session.complete(reference, {"name": "question", "value": "zebra stripes"}))[0] == []
+        asked = prompt_text(await connection.session.get_prompt("ask", {"question": questions[0]}))
+        assert questions[0] in asked and "ask tool" in asked

@@ -4,23 +4,25 @@ import SwiftDBAI
 /// compiler and the safety policy decide whether it may run, and the answer comes back with the
 /// rows, a summary and a suggested chart.
 ///
-/// Pipeline: cached schema → a system prompt with the rules and the schema (`CREATE TABLE` text,
-/// keys, descriptions and sample rows, and the user's examples; for large schemas only what
-/// fits the model's context, `PromptLayout`) that
-/// stays the same from question to question, so a model server's prompt cache keeps it → the
-/// question, after what is particular to it (the tables it needs on a large schema, the
-/// examples most like it, the stored values it names, the often-NULL columns it names) → SQL from
-/// a structured answer, a tool call or text → the equivalences of the ``RewritePipeline`` → the
-/// same classifier, policy and confirmation as every tool → on a compile or SQLite error
-/// (bounded retries): the pipeline's repairs, up to three in a row, then the question asked
-/// afresh with only the tables it links to (`SchemaLinker`), then the error fed back; a read that
-/// returns no rows or looks wrong (`LiteralCheck`, `KeyComparisonCheck`, or a reading of the
-/// question the pipeline's guesses see) gets one more look, the model told why → with
-/// ``ChatConfiguration/candidates`` above 1, more statements sampled from the same prompt, and the
-/// result most of them return wins (`ResultSignature`) → summary, asked in the same conversation
-/// so only the result is new to the model (model-written, deterministic fallback) → chart
-/// detection. Every answer carries the model's SQL, what ran, each rewrite between them, why the
-/// model was asked again, and what still looks wrong.
+/// Pipeline: cached schema → a system prompt with the rules, the schema (`CREATE TABLE` text,
+/// keys, descriptions and sample rows) and the user's examples, as much as the model's context
+/// allows (`PromptLayout`), that stays byte-identical from question to question, so a model
+/// server's prompt cache keeps it → the question, after what is particular to it (the tables it
+/// needs on a large schema, the examples most like it when they do not all fit, the stored values
+/// it names, the often-NULL columns it names) → SQL from a structured answer, a tool call or
+/// text, with its tokens' log-probabilities where the provider gives them → the equivalences of
+/// the ``RewritePipeline`` → the same classifier, policy and confirmation as every tool → on a
+/// compile or SQLite error (bounded retries): the pipeline's repairs, up to three in a row, then
+/// the question asked afresh with only the tables it links to (`SchemaLinker`), then the error
+/// fed back; a read that returns no rows or looks wrong (`LiteralCheck`, `KeyComparisonCheck`, or
+/// a reading of the question the pipeline's guesses see) gets one more look, the model told why →
+/// when their agreement can change how sure the answer is, more statements sampled from the same
+/// prompt, and the result most of them return wins (`ResultSignature`) → the answer's
+/// ``AnswerConfidence``, from all of the above (`AnswerProgress` holds the steps' state) →
+/// summary, asked in the same conversation so only the result is new to the model
+/// (model-written, deterministic fallback) → chart detection. Every answer carries the model's
+/// SQL, what ran, each rewrite between them, why the model was asked again, what still looks
+/// wrong, and how sure it is.
 /// Conversations keep a window of earlier turns, so "now only the ones from 2024" refines the
 /// previous question.
 ///
@@ -54,14 +56,14 @@ public actor ChatEngine {
     /// The answered questions kept for follow-ups, oldest first (at most the history window).
     public private(set) var turns: [Turn] = []
     /// The prompt layout of the current schema version.
-    private var layout: (version: Int, layout: PromptLayout)?
+    var layout: (version: Int, layout: PromptLayout)?
     /// The model's context window, once known.
-    private var contextTokens: Int?
+    var contextTokens: Int?
     /// The column profiles of the current schema version (NULL counts, categories), made once
     /// per version: they feed hints and checks, so values changed by later writes matter little.
-    private var columnProfiles: (version: Int, profiles: [ColumnProfile])?
+    var columnProfiles: (version: Int, profiles: [ColumnProfile])?
     /// The full descriptions of the last table selection (large schemas only).
-    private var describedSelection: (key: String, text: String)?
+    var describedSelection: (key: String, text: String)?
     /// The system prompts the model has answered, shared with other engines of the same model.
     private let readPrompts: ReadPrompts
     /// The rewrites of the kinds the configuration allows, in order.
@@ -467,83 +469,5 @@ public actor ChatEngine {
         if turns.count > configuration.historyWindow {
             turns.removeFirst(turns.count - configuration.historyWindow)
         }
-    }
-
-    /// The prompt layout of the current schema version, made once per version for the model's
-    /// context (``ChatConfiguration/contextTokens``, else what the model reports, else
-    /// ``ChatConfiguration/defaultContextTokens``).
-    func currentLayout() async throws(ChatError) -> PromptLayout {
-        do {
-            let schema = try await executor.schema(includingRowCounts: false)
-            if let layout, layout.version == schema.schemaVersion { return layout.layout }
-            let context = await resolvedContextTokens()
-            let budget = PromptBudget(contextTokens: context, answerTokens: configuration.sqlOptions.maxTokens ?? 400)
-            let made = try await PromptLayout.make(
-                schema: schema, examples: configuration.examples, sampleRowCount: configuration.sampleRowCount,
-                tableLimit: configuration.maxPromptTables, budget: budget,
-                allowsWrites: executor.policy.allowlist.allowsWrites, executor: executor)
-            layout = (schema.schemaVersion, made)
-            describedSelection = nil
-            return made
-        } catch {
-            throw .database(error)
-        }
-    }
-
-    /// The model's context window: configured, reported by the model (asked once), or the default.
-    private func resolvedContextTokens() async -> Int {
-        if let contextTokens { return contextTokens }
-        var resolved = configuration.contextTokens
-        if resolved == nil { resolved = await model.contextWindow() }
-        let tokens = resolved ?? ChatConfiguration.defaultContextTokens
-        contextTokens = tokens
-        return tokens
-    }
-
-    /// The column profiles of the schema's version, made on first use within
-    /// ``profileBudget``; none when the database cannot be read (they only add hints).
-    private func currentColumnProfiles(of schema: DatabaseSchema) async -> [ColumnProfile] {
-        if let columnProfiles, columnProfiles.version == schema.schemaVersion { return columnProfiles.profiles }
-        let profiles = (try? await executor.columnProfiles(in: schema, budget: Self.profileBudget)) ?? []
-        columnProfiles = (schema.schemaVersion, profiles)
-        return profiles
-    }
-
-    /// How long the column profiles may take to make, once per schema version.
-    static let profileBudget: Duration = .seconds(1)
-
-    /// For a schema too large to describe whole: the DDL and sample rows of the tables relevant
-    /// to this question and the previous one, the most relevant first, as many as fit the
-    /// prompt's budget (a table that does not fit in full gets its one line of the schema map).
-    /// Nil when the system prompt describes every table.
-    private func selectedTables(
-        for question: String, in layout: PromptLayout, reading examples: [ChatExample]
-    ) async throws(ChatError) -> String? {
-        let exampleTables = examples.flatMap { ParsedStatement($0.sql, schema: layout.schema).references.map(\.table) }
-        guard let names = layout.tables(for: question, previous: turns.last?.question, including: exampleTables), !names.isEmpty
-        else { return nil }
-        let key = names.map(SQLIdentifier.foldCase).joined(separator: ",")
-        if let describedSelection, describedSelection.key == key { return describedSelection.text }
-        var parts: [String] = []
-        var used = 0
-        let budget = layout.selectionTokens
-        do {
-            for name in names {
-                var text = try await executor.schemaDescription(sampleRowCount: configuration.sampleRowCount, tables: [name])
-                var tokens = TokenEstimate.tokens(in: text)
-                if used + tokens > budget {
-                    text = ChatPrompt.schemaMap(layout.schema.restricted(to: [name]))
-                    tokens = TokenEstimate.tokens(in: text)
-                    guard used + tokens <= budget else { continue }
-                }
-                parts.append(text)
-                used += tokens + 1
-            }
-        } catch {
-            throw .database(error)
-        }
-        let text = parts.joined(separator: "\n\n")
-        describedSelection = (key, text)
-        return text
     }
 }

@@ -14,11 +14,14 @@ public struct TokenLogprob: Sendable, Hashable {
     /// The log-probability of the likeliest other token at this place, when the provider gave
     /// alternatives.
     public var runnerUp: Double?
+    /// That other token's text.
+    public var runnerUpToken: String?
 
     /// Creates a token's probability.
-    public init(token: String, logprob: Double, runnerUp: Double? = nil) {
+    public init(token: String, logprob: Double, runnerUp: Double? = nil, runnerUpToken: String? = nil) {
         self.token = token
         self.logprob = logprob
         self.runnerUp = runnerUp
+        self.runnerUpToken = runnerUpToken
     }
 }

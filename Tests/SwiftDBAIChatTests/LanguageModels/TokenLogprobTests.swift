@@ -34,8 +34,8 @@ struct TokenLogprobTests {
         let response = try await model(server).respond(to: request)
         #expect(server.requests.first?.json["logprobs"] == true && server.requests.first?.json["top_logprobs"] == 2)
         #expect(response.tokenLogprobs == [
-            TokenLogprob(token: "SELECT", logprob: -0.0012, runnerUp: -7.1),
-            TokenLogprob(token: " COUNT", logprob: -0.9163, runnerUp: -0.5108),
+            TokenLogprob(token: "SELECT", logprob: -0.0012, runnerUp: -7.1, runnerUpToken: "WITH"),
+            TokenLogprob(token: " COUNT", logprob: -0.9163, runnerUp: -0.5108, runnerUpToken: " Title"),
             TokenLogprob(token: "(*) FROM Album", logprob: -0.05, runnerUp: nil),
         ])
         let certainty = try #require(TokenCertainty(response.tokenLogprobs))
@@ -46,6 +46,24 @@ struct TokenLogprobTests {
         let plain = try await model(server).respond(to: Fixtures.question)
         #expect(server.requests.last?.json["logprobs"] == nil && plain.tokenLogprobs == nil)
         #expect(TokenCertainty(nil) == nil && TokenCertainty([]) == nil)
+    }
+
+    @Test("only the statement's tokens count: no fence, tag, whitespace or end; the same word in another case is no hesitation")
+    func statementTokensOnly() throws {
+        let tokens = [
+            TokenLogprob(token: "```", logprob: -0.7, runnerUp: -0.7, runnerUpToken: "SELECT"),
+            TokenLogprob(token: "sql", logprob: -0.9),
+            TokenLogprob(token: "\n", logprob: -0.8),
+            TokenLogprob(token: "SELECT", logprob: -0.01),
+            TokenLogprob(token: " COUNT", logprob: -0.446, runnerUp: -1.05, runnerUpToken: " count"),
+            TokenLogprob(token: " TRACK", logprob: -1.2, runnerUp: -0.9, runnerUpToken: " Album"),
+            TokenLogprob(token: "\n```", logprob: -0.6),
+            TokenLogprob(token: "", logprob: -0.5, runnerUp: -1, runnerUpToken: ";"),
+        ]
+        let certainty = try #require(TokenCertainty(tokens))
+        #expect(certainty.count == 3 && certainty.hesitations == 1 && certainty.minLogprob == -1.2)
+        #expect(abs(certainty.meanLogprob - (-0.01 + log(exp(-0.446) + exp(-1.05)) - 1.2) / 3) < 1e-9)
+        #expect(TokenCertainty([TokenLogprob(token: "```", logprob: -1), TokenLogprob(token: " ", logprob: -1)]) == nil)
     }
 
     @Test("a server that refuses log-probabilities is asked again without them, and never again")
@@ -100,6 +118,8 @@ struct TokenLogprobTests {
         let response = try await model.respond(to: request)
         let sent = try #require(server.requests.first?.json)
         #expect(sent["options"]?["num_ctx"] == 8_192 && sent["logprobs"] == true && sent["top_logprobs"] == 2)
-        #expect(response.tokenLogprobs == [TokenLogprob(token: "SELECT", logprob: -0.01, runnerUp: -4.6), TokenLogprob(token: " 1", logprob: -0.2)])
+        #expect(response.tokenLogprobs == [
+            TokenLogprob(token: "SELECT", logprob: -0.01, runnerUp: -4.6, runnerUpToken: "WITH"), TokenLogprob(token: " 1", logprob: -0.2),
+        ])
     }
 }

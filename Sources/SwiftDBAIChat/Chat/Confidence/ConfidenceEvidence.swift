@@ -71,10 +71,34 @@ public struct TokenCertainty: Sendable, Hashable {
     /// Tokens counted.
     public var count: Int
 
-    /// Reads a response's token log-probabilities; nil when there are none.
+    /// Reads the log-probabilities of an answer's tokens; nil when there are none.
+    ///
+    /// Only the statement's own tokens count: a code fence, its `sql` tag, whitespace and the end
+    /// of the answer are left out, and a token whose likeliest alternative is the same word in
+    /// another case (`COUNT` or `count`, `Track` or `TRACK`) counts as sure of what both mean.
     public init?(_ logprobs: [TokenLogprob]?) {
-        guard let logprobs, !logprobs.isEmpty else { return nil }
-        let values = logprobs.map { min(0, $0.logprob) }
+        guard let logprobs else { return nil }
+        var values: [Double] = []
+        var afterFence = false
+        for token in logprobs {
+            let text = token.token.trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.isEmpty || text.contains("`") {
+                afterFence = afterFence || text.contains("`")
+                continue
+            }
+            if afterFence, text.lowercased() == "sql" {
+                afterFence = false
+                continue
+            }
+            afterFence = false
+            var logprob = min(0, token.logprob)
+            if let runnerUp = token.runnerUp, let other = token.runnerUpToken,
+               other.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() == text.lowercased() {
+                logprob = min(0, log(exp(logprob) + exp(runnerUp)))
+            }
+            values.append(logprob)
+        }
+        guard !values.isEmpty else { return nil }
         meanLogprob = values.reduce(0, +) / Double(values.count)
         minLogprob = values.min() ?? 0
         hesitations = values.filter { $0 < Self.hesitationLogprob }.count

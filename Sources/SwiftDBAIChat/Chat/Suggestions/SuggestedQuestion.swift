@@ -1,7 +1,7 @@
 /// A question a database can answer, offered to a user who does not know where to start.
-public struct SuggestedQuestion: Sendable, Hashable {
+package struct SuggestedQuestion: Sendable, Hashable {
     /// Where a suggestion comes from.
-    public enum Source: String, Sendable, Hashable, Codable {
+    package enum Source: String, Sendable, Hashable, Codable {
         /// An example the database's users wrote, or a saved query's title.
         case example
         /// The schema: a foreign key, a date column, a column of categories.
@@ -9,14 +9,14 @@ public struct SuggestedQuestion: Sendable, Hashable {
     }
 
     /// The question, in plain language.
-    public var question: String
+    package var question: String
     /// A read-only statement that answers it.
-    public var sql: String
+    package var sql: String
     /// Where it comes from.
-    public var source: Source
+    package var source: Source
 
     /// Creates a suggestion.
-    public init(question: String, sql: String, source: Source) {
+    package init(question: String, sql: String, source: Source) {
         self.question = question
         self.sql = sql
         self.source = source

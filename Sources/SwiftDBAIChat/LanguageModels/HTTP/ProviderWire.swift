@@ -138,11 +138,12 @@ enum ProviderWire {
         return entries.compactMap { entry in
             guard case .number(let logprob)? = entry["logprob"] else { return nil }
             let token = entry["token"]?.stringValue ?? ""
-            let others = (entry["top_logprobs"]?.arrayValue ?? []).compactMap { other -> Double? in
-                guard other["token"]?.stringValue != token, case .number(let value)? = other["logprob"] else { return nil }
-                return value
+            let others = (entry["top_logprobs"]?.arrayValue ?? []).compactMap { other -> (token: String, logprob: Double)? in
+                guard let text = other["token"]?.stringValue, text != token, case .number(let value)? = other["logprob"] else { return nil }
+                return (text, value)
             }
-            return TokenLogprob(token: token, logprob: logprob, runnerUp: others.max())
+            let runnerUp = others.max { $0.logprob < $1.logprob }
+            return TokenLogprob(token: token, logprob: logprob, runnerUp: runnerUp?.logprob, runnerUpToken: runnerUp?.token)
         }
     }
 }
