@@ -114,7 +114,9 @@ def fake_openai() -> str:
 
 
 async def test_ask_with_an_openai_compatible_model(dbai_bin: Path, chinook: Path, fake_openai: str) -> None:
-    async with connect(dbai_bin, chinook, "--llm", "openai-compatible:local-model", "--llm-base-url", fake_openai) as connection:
+    # One statement a question: the calls below are counted (test_every_answer_says_how_sure_it_is has the vote).
+    async with connect(dbai_bin, chinook, "--llm", "openai-compatible:local-model", "--llm-base-url", fake_openai,
+                       "--llm-candidates", "1") as connection:
         tools = await connection.session.list_tools()
         assert "ask" in [tool.name for tool in tools.tools]
         first = assert_tool_ok(await connection.call("ask", {"question": "How many tracks are there?"}))
@@ -335,7 +337,7 @@ async def test_ask_says_what_looks_wrong_in_an_answer(dbai_bin: Path, chinook: P
         answer = sql_or_summary(text, "SELECT count(*) FROM Genre WHERE Name = 'Polka'", "None.")
         return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=answer), model="m")
 
-    async with connect(dbai_bin, chinook, sampling_callback=sampling) as connection:
+    async with connect(dbai_bin, chinook, "--llm-candidates", "1", sampling_callback=sampling) as connection:
         result = await connection.call("ask", {"question": "How many polka genres are there?"})
         structured = await validate_output(connection, "ask", result)
     assert structured["rows"] == [[0]]
@@ -355,7 +357,7 @@ async def test_ask_shows_the_statement_a_second_look_replaced(dbai_bin: Path, ch
         answer = sql_or_summary(text, second if "That statement runs, but:" in text else first, "One.")
         return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=answer), model="m")
 
-    async with connect(dbai_bin, chinook, sampling_callback=sampling) as connection:
+    async with connect(dbai_bin, chinook, "--llm-candidates", "1", sampling_callback=sampling) as connection:
         result = await connection.call("ask", {"question": "How many polka genres are there?"})
         structured = await validate_output(connection, "ask", result)
     assert structured["sql"] == structured["model_sql"] == second and structured["rows"] == [[1]]
@@ -387,3 +389,66 @@ async def test_rewrites_and_examples_can_be_turned_off(dbai_bin: Path, chinook: 
     # As written, NOT IN over a column with a NULL returns nothing; with rewrites off it runs so.
     assert structured["sql"] == structured["model_sql"] == written and structured["rewrites"] == [] and structured["rows"] == []
     assert not any("Examples of questions" in prompt for prompt in prompts)
+
+
+class LogprobOpenAI(BaseHTTPRequestHandler):
+    """An OpenAI-compatible server that gives token log-probabilities when asked (as llama.cpp's
+    server does): sure of the first statement, then, for the vote, one that returns other rows."""
+
+    requests: list[dict[str, Any]] = []
+    statements = ["SELECT COUNT(*) AS tracks FROM Track", "SELECT COUNT(*) AS tracks FROM Track",
+                  "SELECT COUNT(*) AS tracks FROM Track WHERE GenreId = 1"]
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server API)
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        LogprobOpenAI.requests.append(body)
+        prompt = body["messages"][-1]["content"]
+        sql_count = sum("<data>" not in request["messages"][-1]["content"] for request in LogprobOpenAI.requests)
+        sql = LogprobOpenAI.statements[min(sql_count, len(LogprobOpenAI.statements)) - 1]
+        content = sql_or_summary(prompt, sql, "There are 3503 tracks.")
+        choice: dict[str, Any] = {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
+        if body.get("logprobs"):
+            words = content.split(" ")
+            choice["logprobs"] = {"content": [
+                {"token": (" " if index else "") + word, "logprob": -0.01 if index != 1 else -0.9, "bytes": None,
+                 "top_logprobs": [{"token": "x", "logprob": -5.0, "bytes": None}]}
+                for index, word in enumerate(words)]}
+        data = json.dumps({"id": "c", "object": "chat.completion", "created": 1, "model": body["model"], "choices": [choice],
+                           "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+async def test_every_answer_says_how_sure_it_is(dbai_bin: Path, chinook: Path) -> None:
+    LogprobOpenAI.requests = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), LogprobOpenAI)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    try:
+        async with connect(dbai_bin, chinook, "--llm", "openai-compatible:m", "--llm-base-url", base_url,
+                           "--llm-candidates", "3", "--llm-candidate-sampling", "always") as connection:
+            result = await connection.call("ask", {"question": "How many tracks are there?"})
+            structured = await validate_output(connection, "ask", result)
+        sql_requests = [r for r in LogprobOpenAI.requests if "<data>" not in r["messages"][-1]["content"]]
+        assert len(sql_requests) == 3 and all(r["logprobs"] is True and r["top_logprobs"] == 2 for r in sql_requests)
+        assert structured["rows"] == [[3503]]
+        # Two of three statements agree; the model hesitated at one token (41%).
+        evidence = structured["confidence_evidence"]
+        assert (evidence["candidates_written"], evidence["candidates_cast"], evidence["candidates_agreeing"]) == (3, 3, 2)
+        assert evidence["hesitations"] == 1 and abs(evidence["token_logprob_min"] + 0.9) < 1e-9
+        assert [(c["result"], c["agrees"]) for c in structured["candidates"]] == [(0, True), (0, True), (1, False)]
+        codes = [reason["code"] for reason in structured["confidence_reasons"]]
+        assert codes[:2] == ["candidates_disagree", "model_unsure"]
+        assert structured["confidence"] in ("high", "low") and 0 <= structured["confidence_score"] <= 1
+        text = "".join(part.text for part in result.content if part.type == "text")
+        assert f"Confidence: {structured['confidence']}" in text
+        if structured["confidence"] == "low":
+            assert "may be wrong" in text and "disagree" in text
+    finally:
+        server.shutdown()

@@ -116,7 +116,7 @@ async def test_descriptions_reach_the_prompt_of_ask(dbai_bin, chinook, metadata)
     assert '"Employee"' not in system
 
 
-async def test_examples_reach_the_prompt_of_ask_with_the_questions_they_are_like(dbai_bin, chinook, tmp_path) -> None:
+async def test_examples_reach_the_prompt_of_ask_after_the_schema(dbai_bin, chinook, tmp_path) -> None:
     path = metadata_file(tmp_path, """\
 databases:
   chinook:
@@ -134,18 +134,21 @@ databases:
         title: The five artists with the most albums
 """)
     prompts: list[types.CreateMessageRequestParams] = []
-    async with connect(dbai_bin, chinook, "--metadata", str(path), sampling_callback=album_counter(prompts)) as connection:
+    async with connect(dbai_bin, chinook, "--metadata", str(path), "--llm-candidates", "1",
+                       sampling_callback=album_counter(prompts)) as connection:
         assert_tool_ok(await connection.call("ask", {"question": "How many albums does each artist have?"}))
         assert_tool_ok(await connection.call("ask", {"question": "Which track is the longest?"}))
-    first, second = prompts[0].messages[-1].content.text, prompts[2].messages[-1].content.text
-    assert "ar.ArtistId HAVING COUNT(*) > 10;" in first and "-- The five artists with the most albums" in first
+    system = prompts[0].systemPrompt or ""
+    # Every example fits the model's context with the schema: all of them go after the schema, in
+    # the system prompt the model caches, the same for every question; the questions carry none.
+    assert system.index("CREATE TABLE") < system.index("-- Which artists have more than ten albums?")
+    assert "ar.ArtistId HAVING COUNT(*) > 10;" in system and "-- The five artists with the most albums" in system
+    assert "-- How long is the longest track, in minutes?\nSELECT MAX(Milliseconds) / 60000.0 FROM Track;" in system
     # A canned query with parameters is no example: its SQL does not run as written.
-    assert "Albums of an artist" not in first and ":artist_id" not in first
-    assert "60000.0" not in first
-    assert "-- How long is the longest track, in minutes?\nSELECT MAX(Milliseconds) / 60000.0 FROM Track;" in second
-    assert "HAVING" not in second
-    # The examples come with the question; the system prompt, which a model caches, stays the same.
-    assert prompts[0].systemPrompt == prompts[2].systemPrompt and "60000.0" not in (prompts[0].systemPrompt or "")
+    assert "Albums of an artist" not in system and ":artist_id" not in system
+    assert all(prompt.systemPrompt == system for prompt in prompts)
+    first, second = prompts[0].messages[-1].content.text, prompts[2].messages[-1].content.text
+    assert first == "Question: How many albums does each artist have?" and second == "Question: Which track is the longest?"
 
 
 async def test_a_hidden_table_is_hidden_and_unreadable(dbai_bin, chinook, metadata) -> None:

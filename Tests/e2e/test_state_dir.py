@@ -57,7 +57,8 @@ def sql_prompts_mentioning(text: str) -> int:
 
 
 def llm(model: str) -> list[str]:
-    return ["--llm", "openai-compatible:local", "--llm-base-url", model]
+    # One statement a question: the prompts the model gets are counted.
+    return ["--llm", "openai-compatible:local", "--llm-base-url", model, "--llm-candidates", "1"]
 
 
 def test_a_conversation_continues_after_a_restart(dbai_bin: Path, chinook: Path, tmp_path: Path, model: str) -> None:

@@ -10,7 +10,8 @@ import SwiftDBAI
 /// ``NameWords`` reduces them: case, plurals, a shared start of five letters or more); its table's
 /// name shares a word with the question and the column names a row (`name`, `title`, …); it holds
 /// a value the question names; the examples most like the question read it. The columns left are
-/// unrelated. This reads names and descriptions the user wrote, never a question's wording.
+/// unrelated. The same comparison serves every question: it holds no list of phrases, only the
+/// names, descriptions and examples of the database.
 struct ColumnRelevance: Sendable {
     let schema: DatabaseSchema
     /// The question's telling words (``ExampleRetriever/words(of:)``).
