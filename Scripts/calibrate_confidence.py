@@ -230,7 +230,7 @@ def choose(items, models, precision, low_ratio):
     return best
 
 
-def swift_table(models, threshold, band):
+def swift_table(models, threshold, band, sets):
     def weights(model):
         parts = [f".{SWIFT_NAMES[name]}: {value:.4f}" for name, value in model["features"].items()]
         lines = []
@@ -244,8 +244,8 @@ def swift_table(models, threshold, band):
         return f"Weights(intercept: {model['intercept']:.4f}, features: [\n" + "\n".join(lines) + "\n        ])"
     upper = "1.01" if band[1] > 1 else f"{band[1]:.2f}"
     return f"""extension ConfidenceModel {{
-    /// The weights fitted on the development sets (Chinook, Northwind, clinic, library, tickets,
-    /// fitness) with the local Qwen2.5-Coder-1.5B, written by `Scripts/calibrate_confidence.py`.
+    /// The weights fitted with the local Qwen2.5-Coder-1.5B on the development sets
+    /// ({", ".join(sets)}), written by `Scripts/calibrate_confidence.py`.
     package static let standard = ConfidenceModel(
         unvoted: {weights(models["unvoted"])},
         voted: {weights(models["voted"])},
@@ -304,7 +304,7 @@ def main():
           f"voted {100 * stats['voted_share']:.1f}%")
     if options.swift:
         with open(options.swift, "w") as file:
-            file.write(swift_table(models, threshold, band))
+            file.write(swift_table(models, threshold, band, sorted({item["set"] for item in items})))
         print(f"\nwrote {options.swift}")
 
 

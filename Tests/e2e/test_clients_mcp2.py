@@ -97,7 +97,7 @@ async def test_fastmcp_client(dbai_bin: Path, chinook: Path) -> None:
         inserted = await client.call_tool("insert", insert_arguments("FastMCP"))
         assert inserted.structured_content["rows_affected"] == 1
         prompts = await client.list_prompts()
-        assert [prompt.name for prompt in prompts] == ["explore_database", "write_query", "explain_table"]
+        assert [prompt.name for prompt in prompts] == ["explore_database", "write_query", "explain_table", "suggest_questions", "ask"]
     assert artist_count(chinook, "FastMCP") == 1
 
 

@@ -14,7 +14,7 @@ enum LanguageModelFixtures {
     static let fastRetry = RetryPolicy(maxRetries: 2, baseDelay: .milliseconds(1), maxDelay: .milliseconds(5))
 
     /// Backoff so long that a test only finishes quickly if the server's `Retry-After: 0` was used.
-    static let slowBackoffRetry = RetryPolicy(maxRetries: 1, baseDelay: .seconds(30), maxDelay: .seconds(30))
+    static let slowBackoffRetry = RetryPolicy(maxRetries: 1, baseDelay: .seconds(3600), maxDelay: .seconds(3600))
 
     static let runSQLParameters: JSONValue = [
         "type": "object",
