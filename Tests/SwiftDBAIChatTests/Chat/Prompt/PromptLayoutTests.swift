@@ -99,12 +99,13 @@ struct PromptLayoutTests {
         #expect(zip(forms, forms.dropFirst()).allSatisfy { rank($0.0) >= rank($1.0) })
     }
 
-    @Test("the token estimate is above what Qwen's tokenizer counts for schema text, digits and other scripts")
+    @Test("the token estimate counts a token for every digit and non-ASCII character and single quote, and one for three others")
     func estimate() {
         #expect(TokenEstimate.tokens(in: "") == 0)
         #expect(TokenEstimate.tokens(in: "2025-01-01") == 8 + 1)
         #expect(TokenEstimate.tokens(in: "CREATE TABLE") == 4)
         #expect(TokenEstimate.tokens(in: "Zürich") == 1 + 2)
+        #expect(TokenEstimate.tokens(in: "('ab', 'c')") == 4 + 3)
         #expect(TokenEstimate.tokens(in: [.system("abc"), .user("abcdef")]) == 6 + 1 + 6 + 2)
     }
 }
