@@ -202,6 +202,8 @@ def main():
         questions = [json.loads(line) for line in file if line.strip()]
     if options.limit:
         questions = questions[: options.limit]
+    if options.output and os.path.exists(options.output + ".partial"):
+        os.remove(options.output + ".partial")
 
     workdir = tempfile.mkdtemp(prefix="dbai-eval-")
     metadata = metadata_part(options.metadata, options.metadata_parts, workdir) if options.metadata else None
@@ -257,6 +259,9 @@ def main():
             else:
                 outcome["model_correct"] = correct
             outcomes.append(outcome)
+            if options.output:  # kept as it goes, so that a run cut short still has its answers
+                with open(options.output + ".partial", "a") as file:
+                    file.write(json.dumps(outcome) + "\n")
             mark = "ok  " if correct else ("rows" if executed else "ERR ")
             tokens = outcome["prompt_tokens"]
             tokens_text = f"{tokens:6d} tok" if tokens is not None else "     - tok"
@@ -279,6 +284,8 @@ def main():
         with open(options.output, "w") as file:
             for outcome in outcomes:
                 file.write(json.dumps(outcome) + "\n")
+        if os.path.exists(options.output + ".partial"):
+            os.remove(options.output + ".partial")
     count = len(outcomes)
     correct = sum(o["correct"] for o in outcomes)
     executed = sum(o["executed"] for o in outcomes)

@@ -39,13 +39,18 @@ async def test_prompts_are_listed_with_their_arguments(server) -> None:
         assert prompt.description
 
 
+def database_file(database: str, chinook: Path, tmp_path: Path) -> Path:
+    """The test's copy of Chinook, or a fresh copy of Northwind."""
+    if database == "chinook":
+        return chinook
+    path = tmp_path / "northwind.sqlite"
+    shutil.copyfile(NORTHWIND, path)
+    return path
+
+
 @pytest.mark.parametrize("database", ["chinook", "northwind"])
 async def test_explore_database_inlines_the_schema_and_first_questions_that_run(server, chinook: Path, tmp_path: Path, database: str) -> None:
-    path = chinook
-    if database == "northwind":
-        path = tmp_path / "northwind.sqlite"
-        shutil.copyfile(NORTHWIND, path)
-    async with server(db=path) as connection:
+    async with server(db=database_file(database, chinook, tmp_path)) as connection:
         text = prompt_text(await connection.session.get_prompt("explore_database"))
         assert "CREATE TABLE" in text
         assert "good first questions" in text
@@ -116,11 +121,7 @@ async def test_table_names_complete(server) -> None:
 
 @pytest.mark.parametrize("database", ["chinook", "northwind"])
 async def test_suggested_questions_are_listed_and_complete_the_question_of_ask(server, chinook: Path, tmp_path: Path, database: str) -> None:
-    path = chinook
-    if database == "northwind":
-        path = tmp_path / "northwind.sqlite"
-        shutil.copyfile(NORTHWIND, path)
-    async with server(db=path) as connection:
+    async with server(db=database_file(database, chinook, tmp_path)) as connection:
         text = prompt_text(await connection.session.get_prompt("suggest_questions"))
         questions = re.findall(r"^\d+\. (.+)$", text, flags=re.MULTILINE)
         assert len(questions) >= 10 and len(set(questions)) == len(questions)
