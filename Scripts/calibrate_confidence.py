@@ -230,7 +230,26 @@ def choose(items, models, precision, low_ratio):
     return best
 
 
-def swift_table(models, threshold, band, sets):
+def choose_band_without_tokens(items, models, threshold, precision, low_ratio):
+    """The vote band for answers without token log-probabilities, at the same threshold: the one
+    that meets the goals with the fewest votes; else, of those whose high answers are right often
+    enough, the one that marks the fewest low; else the one whose high answers are right most
+    often."""
+    ranked = []
+    for lower in [t / 100 for t in range(5, 96, 5)]:
+        for upper in [t / 100 for t in range(5, 101, 5)] + [1.01]:
+            if upper <= lower:
+                continue
+            stats = summary(simulate(items, models, threshold, (lower, upper), tokens=False), threshold)
+            precise = stats["high_right"] >= precision
+            meets = precise and stats["low_share"] <= low_ratio * stats["wrong_share"]
+            key = (not meets, not precise, round(stats["voted_share"], 3) if meets else 0,
+                   round(stats["low_share"], 3) if precise else -stats["high_right"], -stats["accuracy"])
+            ranked.append((key, (lower, upper)))
+    return min(ranked)[1]
+
+
+def swift_table(models, threshold, band, sets, band_without_tokens):
     def weights(model):
         parts = [f".{SWIFT_NAMES[name]}: {value:.4f}" for name, value in model["features"].items()]
         lines = []
@@ -242,7 +261,8 @@ def swift_table(models, threshold, band, sets):
             line += part + ", "
         lines.append(line.rstrip())
         return f"Weights(intercept: {model['intercept']:.4f}, features: [\n" + "\n".join(lines) + "\n        ])"
-    upper = "1.01" if band[1] > 1 else f"{band[1]:.2f}"
+    def bounds(band):
+        return f"{band[0]:.2f}..<" + ("1.01" if band[1] > 1 else f"{band[1]:.2f}")
     return f"""extension ConfidenceModel {{
     /// The weights fitted with the local Qwen2.5-Coder-1.5B on the development sets
     /// ({", ".join(sets)}), written by `Scripts/calibrate_confidence.py`.
@@ -251,13 +271,13 @@ def swift_table(models, threshold, band, sets):
         voted: {weights(models["voted"])},
         unvotedWithoutTokens: {weights(models["unvoted_without_tokens"])},
         votedWithoutTokens: {weights(models["voted_without_tokens"])},
-        highThreshold: {threshold:.2f}, voteBand: {band[0]:.2f}..<{upper})
+        highThreshold: {threshold:.2f}, voteBand: {bounds(band)}, voteBandWithoutTokens: {bounds(band_without_tokens)})
 }}
 """
 
 
-def report(label, items, models, threshold, band):
-    results = simulate(items, models, threshold, band)
+def report(label, items, models, threshold, band, tokens=True):
+    results = simulate(items, models, threshold, band, tokens)
     stats = summary(results, threshold)
     print(f"{label:22s} n={stats['n']:3d} acc {100 * stats['accuracy']:5.1f}%  low {100 * stats['low_share']:5.1f}% "
           f"(wrong {100 * stats['wrong_share']:5.1f}%)  high right {100 * stats['high_right']:5.1f}%  "
@@ -298,13 +318,15 @@ def main():
             print(f"{name:22s} no choice meets the goals without it")
             continue
         report(name, held, fitted, again[1], again[2])
-    print("\nWithout token log-probabilities (a provider that gives none):")
-    stats = summary(simulate(items, models, threshold, band, tokens=False), threshold)
-    print(f"all: acc {100 * stats['accuracy']:.1f}%  low {100 * stats['low_share']:.1f}%  high right {100 * stats['high_right']:.1f}%  "
-          f"voted {100 * stats['voted_share']:.1f}%")
+    band_without_tokens = choose_band_without_tokens(items, models, threshold, options.precision, options.low_ratio)
+    print(f"\nWithout token log-probabilities (a provider that gives none), vote band "
+          f"[{band_without_tokens[0]:.2f}, {band_without_tokens[1]:.2f}):")
+    for name in sorted({item["set"] for item in items}):
+        report(name, [item for item in items if item["set"] == name], models, threshold, band_without_tokens, tokens=False)
+    report("all", items, models, threshold, band_without_tokens, tokens=False)
     if options.swift:
         with open(options.swift, "w") as file:
-            file.write(swift_table(models, threshold, band, sorted({item["set"] for item in items})))
+            file.write(swift_table(models, threshold, band, sorted({item["set"] for item in items}), band_without_tokens))
         print(f"\nwrote {options.swift}")
 
 

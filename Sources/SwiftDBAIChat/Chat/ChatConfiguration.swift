@@ -47,6 +47,8 @@ public struct ChatConfiguration: Sendable, Hashable {
     /// what the model reports (``LanguageModel/contextWindow()``), else
     /// ``defaultContextTokens``. The schema is sent whole, with its descriptions and sample
     /// rows, whenever it fits; a schema too large for it is retrieved table by table.
+    /// The model that weighs the evidence about an answer (tests give their own).
+    package var confidenceModel: ConfidenceModel = .standard
     public var contextTokens: Int?
     /// How the model hands over its SQL.
     public var sqlOutput: SQLOutputMode

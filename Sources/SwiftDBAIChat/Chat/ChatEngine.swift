@@ -59,6 +59,9 @@ public actor ChatEngine {
     var layout: (version: Int, layout: PromptLayout)?
     /// The model's context window, once known.
     var contextTokens: Int?
+    /// True while ``contextTokens`` is the default because the model did not say its own (asked
+    /// again when the next layout is made: its server may have started after this engine).
+    var contextTokensAreDefault = false
     /// The column profiles of the current schema version (NULL counts, categories), made once
     /// per version: they feed hints and checks, so values changed by later writes matter little.
     var columnProfiles: (version: Int, profiles: [ColumnProfile])?
@@ -132,9 +135,11 @@ public actor ChatEngine {
     public func warmUp() async throws(ChatError) {
         let system = ChatMessage.system(try await currentLayout().system)
         guard !readPrompts.contains(system.content) else { return }
-        let request = LanguageModelRequest(
+        var request = LanguageModelRequest(
             messages: [system, .user(ChatPrompt.question("How many rows are there?"))],
             options: GenerationOptions(temperature: 0, maxTokens: 1))
+        // The context the questions will ask for: Ollama loads the model with it once, not twice.
+        request.options.contextTokens = contextTokens
         _ = try await respond(to: request)
     }
 
@@ -178,7 +183,8 @@ public actor ChatEngine {
         let found = await storedValues(namedIn: question, schema: layout.schema, profiles: profiles)
         let hints = valueHints(for: question, schema: layout.schema, found: found, profiles: profiles)
         messages.append(.user(ChatPrompt.question(
-            question, tables: tables, examples: layout.examplesInSystem ? [] : examples, hints: hints)))
+            question, tables: tables, examples: layout.examplesInSystem ? [] : examples, exampleTokens: layout.exampleTokens,
+            hints: hints)))
         let asking = Asking(
             question: question, asked: messages,
             context: RewriteContext(schema: layout.schema, profiles: profiles, question: question),
@@ -269,8 +275,9 @@ public actor ChatEngine {
         var columnsRead = await self.columnsRead(by: chosen.sql)
         if chosen.isRead, configuration.candidates > 1 {
             let before = evidence(for: chosen, progress, vote: nil, columnsRead: columnsRead, relevance: asking.relevance)
-            if configuration.candidateSampling == .always || confidenceModel.votingCanChangeLevel(before) {
-                let (winner, record) = await voted(chosen, asked: asking.asked, context: asking.context)
+            if configuration.candidateSampling == .always || confidenceModel.isWorthVoting(before) {
+                let secondThoughts = progress.isFocused || (progress.replacedSQL != nil && chosen.sql != progress.replacedSQL)
+                let (winner, record) = await voted(chosen, asked: asking.asked, context: asking.context, mayReplace: !secondThoughts)
                 vote = record
                 if winner.sql != chosen.sql {
                     chosen = await withDoubts(winner, asking)

@@ -123,6 +123,34 @@ struct ChatEngineCandidatesTests {
         #expect(response.queryResult?.rowCount == 2)
     }
 
+    @Test("a statement a second look put in place of the first stays the answer; the vote only says how many agree")
+    func secondLookIsNotOutvoted() async throws {
+        // The first statement finds nothing; the second look replaces it; both candidates, written
+        // from the question's prompt without the second look, return other rows.
+        let empty = "SELECT title FROM album WHERE year > 2000"
+        let model = ScriptedModel([.text(empty), .text(Self.late), .text(Self.all), .text(Self.all)])
+        let (engine, _) = try engine(model, candidates: 3)
+        let response = try await engine.send("Which albums came out in 1985 or later?")
+        #expect(response.sql == Self.late)
+        #expect(response.replacedSQL == empty)
+        #expect(response.candidates.map(\.result) == [0, 1, 1])
+        #expect(response.candidates.map(\.agreesWithAnswer) == [true, false, false])
+        #expect(response.confidence.level == .low)
+        #expect(response.confidence.reasons.first?.code == .candidatesDisagree)
+    }
+
+    @Test("when no statement of a vote finds rows, the reason says so (not that they disagree about rows)")
+    func nobodyFindsRows() async throws {
+        let empty = "SELECT title FROM album WHERE year > 2000"
+        let model = ScriptedModel([], fallback: .text(empty))
+        let (engine, _) = try engine(model, candidates: 3)
+        let response = try await engine.send("Which albums came out after 2000?")
+        #expect(response.queryResult?.rowCount == 0)
+        let reason = try #require(response.confidence.reasons.first { $0.code == .candidatesDisagree })
+        #expect(reason.message.hasPrefix("None of the 3 statements the model wrote"))
+        #expect(response.confidence.level == .low)
+    }
+
     @Test("a write is never put to a vote")
     func writesAreNotVoted() async throws {
         let model = ScriptedModel([.text("DELETE FROM album WHERE year < 1985")], fallback: .text(Self.all))

@@ -50,7 +50,7 @@ struct ChatEnginePromptCacheTests {
             CREATE TABLE invoice(id INTEGER PRIMARY KEY, total REAL, customer_id INTEGER REFERENCES customer(id));
             CREATE VIEW a_invoice_totals AS SELECT customer_id, sum(total) AS total FROM invoice GROUP BY customer_id;
             """
-        for index in 0..<20 {
+        for index in 0..<60 {
             script += "CREATE VIEW v\(index) AS SELECT id AS label\(index) FROM customer;\n"
         }
         let database = try ScratchDatabase(script)

@@ -149,4 +149,21 @@ struct LargeSchemaPromptTests {
             #expect(Self.tokens(in: request) + 400 < 8_192, "about \(Self.tokens(in: request)) tokens")
         }
     }
+
+    @Test("in the smallest context (2,048 tokens) with examples that do not fit, the question still gets its table in full")
+    func smallestContextKeepsTheTables() async throws {
+        let database = try ScratchDatabase(Self.script(tables: 400))
+        let examples = (1...8).map { number in
+            ChatExample(
+                question: "How many rows of table_0123 are open, for report \(number)?",
+                sql: "SELECT COUNT(*) FROM table_0123 WHERE attribute_1 = 'a' " + String(repeating: "AND attribute_2 = 'b' ", count: 12))
+        }
+        let model = ScriptedModel([.text("SELECT COUNT(*) FROM table_0123")])
+        let configuration = ChatConfiguration(summary: .deterministic, examples: examples, contextTokens: 2_048)
+        let engine = ChatEngine(executor: try database.executor(), model: model, configuration: configuration.oneCandidate)
+        _ = try await engine.send("How many rows of table_0123 are there?")
+        let request = try #require(model.requests.first)
+        #expect(request.messages.last?.content.contains("CREATE TABLE \"table_0123\"") == true)
+        #expect(Self.tokens(in: request) + 400 <= 2_048, "about \(Self.tokens(in: request)) tokens")
+    }
 }

@@ -66,6 +66,20 @@ struct TokenLogprobTests {
         #expect(TokenCertainty([TokenLogprob(token: "```", logprob: -1), TokenLogprob(token: " ", logprob: -1)]) == nil)
     }
 
+    @Test("prose and thinking around the statement do not count; a statement not spelled by the tokens counts them all")
+    func proseAroundTheStatement() throws {
+        let tokens = [
+            TokenLogprob(token: "<think>", logprob: -0.1), TokenLogprob(token: " maybe", logprob: -3),
+            TokenLogprob(token: "</think>", logprob: -0.1), TokenLogprob(token: "I", logprob: -2.5),
+            TokenLogprob(token: " think:", logprob: -1.5), TokenLogprob(token: " SELECT", logprob: -0.2),
+            TokenLogprob(token: " 1", logprob: -0.3), TokenLogprob(token: ". Done", logprob: -4),
+        ]
+        let certainty = try #require(TokenCertainty(tokens, statement: "SELECT 1"))
+        #expect(certainty.count == 2 && certainty.minLogprob == -0.3 && certainty.hesitations == 0)
+        let all = try #require(TokenCertainty(tokens, statement: "SELECT 2"))
+        #expect(all.count == 8 && all.minLogprob == -4)
+    }
+
     @Test("a server that refuses log-probabilities is asked again without them, and never again")
     func refusedOnce() async throws {
         // A 500 is retried (twice with this policy) before the refusal is believed.

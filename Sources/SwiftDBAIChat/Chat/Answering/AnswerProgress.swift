@@ -53,8 +53,6 @@ struct AnswerProgress: Sendable {
     private(set) var startsAfresh = true
     /// Statements of the model that failed (did not compile or SQLite rejected them).
     private(set) var failedStatements = 0
-    /// Replies of the model that held no SQL.
-    private(set) var repliesWithoutSQL = 0
 
     init(messages: [ChatMessage], historyCount: Int, maxAttempts: Int) {
         self.messages = messages
@@ -90,7 +88,6 @@ struct AnswerProgress: Sendable {
 
     /// The model replied without SQL: it is asked for the statement alone.
     mutating func wroteNoSQL(_ reply: ChatMessage) {
-        repliesWithoutSQL += 1
         messages += [reply, .user(ChatPrompt.noSQLRetry)]
     }
 

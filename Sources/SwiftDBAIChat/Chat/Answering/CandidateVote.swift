@@ -18,7 +18,7 @@ struct CandidateVote: Sendable, Hashable {
 
     /// A vote that starts with the statement settled on.
     init(first settled: SettledStatement) {
-        runs = [Run(sql: settled.sql, group: settled.isRead && !settled.isEmptyRead ? 0 : nil, tokens: TokenCertainty(settled.tokenLogprobs))]
+        runs = [Run(sql: settled.sql, group: settled.isRead && !settled.isEmptyRead ? 0 : nil, tokens: settled.tokenCertainty)]
     }
 
     /// Statements that returned rows.

@@ -21,12 +21,18 @@ extension ChatEngine {
     /// timeout, an error) or the question is cancelled, the vote ends with the ballots cast.
     /// Sampling stops as soon as no other result can win and the level of confidence cannot
     /// change (a split vote stops once its winner is certain; a unanimous one goes on).
-    func voted(_ settled: SettledStatement, asked: [ChatMessage], context: RewriteContext) async -> (SettledStatement, CandidateVote) {
+    ///
+    /// With `mayReplace` false (a second look replaced the first statement, or the question was
+    /// asked afresh: the candidates' prompt holds neither) the settled statement stays the
+    /// answer, and the vote only says how many candidates agree with it.
+    func voted(
+        _ settled: SettledStatement, asked: [ChatMessage], context: RewriteContext, mayReplace: Bool = true
+    ) async -> (SettledStatement, CandidateVote) {
         guard case .rows(let result) = settled.outcome else { return (settled, CandidateVote(first: settled)) }
         var ballots = [Ballot(signature: ResultSignature(result), votes: 1, settled: settled)]
         var vote = CandidateVote(first: settled)
         var remaining = configuration.candidates - 1
-        while remaining > 0, !Self.isDecided(ballots, remaining: remaining) {
+        while remaining > 0, !(mayReplace && Self.isDecided(ballots, remaining: remaining)) {
             remaining -= 1
             let number = configuration.candidates - remaining
             let written: SettledStatement?
@@ -36,14 +42,14 @@ extension ChatEngine {
                 break  // The model failed or the question was cancelled: the answer stands as it is.
             }
             guard var candidate = written, case .rows(let rows) = candidate.outcome, rows.rowCount > 0 else {
-                vote.runs.append(.init(sql: written?.sql, group: nil, tokens: TokenCertainty(written?.tokenLogprobs)))
+                vote.runs.append(.init(sql: written?.sql, group: nil, tokens: written?.tokenCertainty))
                 continue
             }
             candidate.attempts = settled.attempts
             let group = Self.cast(candidate, signature: ResultSignature(rows), into: &ballots)
-            vote.runs.append(.init(sql: candidate.sql, group: group, tokens: TokenCertainty(candidate.tokenLogprobs)))
+            vote.runs.append(.init(sql: candidate.sql, group: group, tokens: candidate.tokenCertainty))
         }
-        let winnerIndex = Self.winnerIndex(of: ballots)
+        let winnerIndex = mayReplace ? Self.winnerIndex(of: ballots) : 0
         vote.chosenGroup = winnerIndex
         return (ballots[winnerIndex].settled, vote)
     }

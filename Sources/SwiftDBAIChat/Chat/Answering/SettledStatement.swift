@@ -37,6 +37,11 @@ struct SettledStatement: Sendable {
         return false
     }
 
+    /// How sure the model was of the statement it wrote, when the provider says.
+    var tokenCertainty: TokenCertainty? {
+        TokenCertainty(tokenLogprobs, statement: modelSQL)
+    }
+
     /// The rows, for a read.
     var rows: QueryResult? {
         if case .rows(let result) = outcome { return result }

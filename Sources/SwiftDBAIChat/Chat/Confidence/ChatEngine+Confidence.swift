@@ -3,7 +3,7 @@ import SwiftDBAI
 
 extension ChatEngine {
     /// The model that weighs the evidence.
-    var confidenceModel: ConfidenceModel { .standard }
+    var confidenceModel: ConfidenceModel { configuration.confidenceModel }
 
     /// The columns a statement reads, as SQLite's compiler reports them; none when it does not
     /// classify (it ran, so it does).
@@ -22,7 +22,7 @@ extension ChatEngine {
         let nullResult = rows.map { $0.rowCount == 1 && ($0.rows.first ?? []).allSatisfy { $0 == .null } } ?? false
         let replaced = progress.replacedSQL != nil && progress.replacedSQL != settled.sql
         return ConfidenceEvidence(
-            tokens: TokenCertainty(settled.tokenLogprobs),
+            tokens: settled.tokenCertainty,
             candidatesWritten: vote?.runs.count ?? 1,
             candidatesCast: vote?.cast ?? (settled.isRead && !emptyResult ? 1 : 0),
             candidatesAgreeing: vote?.agreeing ?? (settled.isRead && !emptyResult ? 1 : 0),

@@ -20,5 +20,5 @@ extension ConfidenceModel {
             .askedAfresh: -0.6466, .lookedAgain: -0.1822, .replaced: -0.1822, .emptyResult: 0.0000,
             .nullResult: 0.0000, .doubts: -0.6296, .unrelatedColumns: -0.6729, .disagreement: -1.9039,
         ]),
-        highThreshold: 0.77, voteBand: 0.70..<0.80)
+        highThreshold: 0.77, voteBand: 0.70..<0.80, voteBandWithoutTokens: 0.05..<0.85)
 }

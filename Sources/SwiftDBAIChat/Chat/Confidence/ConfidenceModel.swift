@@ -10,8 +10,10 @@ import Foundation
 ///
 /// An answer is ``AnswerConfidence/Level/high`` at ``highThreshold`` and above. With
 /// ``CandidateSampling/whenUnsure``, candidates are written only when the score without them lies
-/// between ``voteBand``'s bounds: outside it, their agreement could not change the level.
-package struct ConfidenceModel: Sendable {
+/// in ``voteBand`` (``voteBandWithoutTokens`` without log-probabilities): the scores where, on the
+/// development sets, a vote changed enough levels to be worth its cost. Outside it a vote could
+/// still change the level now and then; the band trades that for time.
+package struct ConfidenceModel: Sendable, Hashable {
     /// One input of the model, computed from the evidence.
     package enum Feature: String, Sendable, CaseIterable {
         /// The lowest token log-probability, floored at -8.
@@ -62,7 +64,7 @@ package struct ConfidenceModel: Sendable {
     }
 
     /// The weights of one model: an intercept and a weight per feature (missing: 0).
-    package struct Weights: Sendable {
+    package struct Weights: Sendable, Hashable {
         package var intercept: Double
         package var features: [Feature: Double]
     }
@@ -77,8 +79,10 @@ package struct ConfidenceModel: Sendable {
     package var votedWithoutTokens: Weights
     /// The score from which an answer is high.
     package var highThreshold: Double
-    /// Scores without a vote between which writing candidates can change the level.
+    /// The scores without a vote, with token log-probabilities, at which candidates are written.
     package var voteBand: Range<Double>
+    /// The scores without a vote or token log-probabilities at which candidates are written.
+    package var voteBandWithoutTokens: Range<Double>
 
     /// The estimated chance that an answer with this evidence is right.
     package func score(_ evidence: ConfidenceEvidence) -> Double {
@@ -93,8 +97,8 @@ package struct ConfidenceModel: Sendable {
     }
 
     /// Whether candidates are worth writing for an answer with this evidence (no vote yet).
-    package func votingCanChangeLevel(_ evidence: ConfidenceEvidence) -> Bool {
-        voteBand.contains(score(evidence))
+    package func isWorthVoting(_ evidence: ConfidenceEvidence) -> Bool {
+        (evidence.tokens == nil ? voteBandWithoutTokens : voteBand).contains(score(evidence))
     }
 
     /// The level of a score.

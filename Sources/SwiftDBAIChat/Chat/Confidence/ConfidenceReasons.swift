@@ -19,7 +19,11 @@ struct ConfidenceReasons {
         }
         if evidence.voted {
             let written = evidence.candidatesWritten
-            if evidence.candidatesAgreeing == written {
+            if evidence.candidatesCast == 0 {
+                add(.candidatesDisagree,
+                    "None of the \(written) statements the model wrote for the question returned rows (each failed, found nothing or would write).",
+                    supports: false)
+            } else if evidence.candidatesAgreeing == written {
                 add(.candidatesAgree, "All \(written) statements the model wrote for the question return these rows.", supports: true)
             } else {
                 add(.candidatesDisagree,

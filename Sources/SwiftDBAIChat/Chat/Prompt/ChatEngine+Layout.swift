@@ -22,27 +22,17 @@ extension ChatEngine {
         }
     }
 
-    /// The model's context window: configured, reported by the model (asked once), or the default.
+    /// The model's context window: configured, reported by the model (asked until it answers),
+    /// or the default.
     func resolvedContextTokens() async -> Int {
-        if let contextTokens { return contextTokens }
+        if let contextTokens, !contextTokensAreDefault { return contextTokens }
         var resolved = configuration.contextTokens
         if resolved == nil { resolved = await model.contextWindow() }
         let tokens = resolved ?? ChatConfiguration.defaultContextTokens
         contextTokens = tokens
+        contextTokensAreDefault = resolved == nil
         return tokens
     }
-
-    /// The column profiles of the schema's version, made on first use within
-    /// ``profileBudget``; none when the database cannot be read (they only add hints).
-    func currentColumnProfiles(of schema: DatabaseSchema) async -> [ColumnProfile] {
-        if let columnProfiles, columnProfiles.version == schema.schemaVersion { return columnProfiles.profiles }
-        let profiles = (try? await executor.columnProfiles(in: schema, budget: Self.profileBudget)) ?? []
-        columnProfiles = (schema.schemaVersion, profiles)
-        return profiles
-    }
-
-    /// How long the column profiles may take to make, once per schema version.
-    static let profileBudget: Duration = .seconds(1)
 
     /// For a schema too large to describe whole: the DDL and sample rows of the tables relevant
     /// to this question and the previous one, the most relevant first, as many as fit the

@@ -28,10 +28,13 @@ enum ChatPrompt {
     /// A question, after what is particular to it: the tables described for it (large schemas),
     /// the examples most like it and the facts found for it (stored values it names). These come
     /// after the schema so the system prompt stays the same from question to question.
-    static func question(_ question: String, tables: String? = nil, examples: [ChatExample] = [], hints: [String] = []) -> String {
+    static func question(
+        _ question: String, tables: String? = nil, examples: [ChatExample] = [], exampleTokens: Int = maxExampleTokens,
+        hints: [String] = []
+    ) -> String {
         var parts: [String] = []
         if let tables { parts.append("Tables for this question:\n\(tables)") }
-        let shown = Self.examples(examples)
+        let shown = Self.examples(examples, limit: exampleTokens - exampleHeadingTokens)
         if !shown.isEmpty { parts.append(shown) }
         if !hints.isEmpty { parts.append("Hints:\n" + hints.map { "- " + $0 }.joined(separator: "\n")) }
         parts.append("Question: \(question)")
@@ -39,9 +42,9 @@ enum ChatPrompt {
     }
 
     /// Worked examples from the database's users: each question as a comment, then its SQL; as
-    /// many as fit `limit` characters (nil: all), in the order given (for a question, the most
-    /// like it first).
-    static func examples(_ examples: [ChatExample], limit: Int? = maxExampleCharacters) -> String {
+    /// many as fit `limit` tokens (``TokenEstimate``; nil: all), in the order given (for a
+    /// question, the most like it first).
+    static func examples(_ examples: [ChatExample], limit: Int? = maxExampleTokens) -> String {
         var lines: [String] = []
         var used = 0
         for example in examples {
@@ -49,17 +52,21 @@ enum ChatPrompt {
             var sql = example.sql.trimmingCharacters(in: .whitespacesAndNewlines)
             if !sql.hasSuffix(";") { sql += ";" }
             let text = "-- \(question)\n\(sql)"
-            guard used + text.count <= limit ?? Int.max else { continue }
+            let tokens = TokenEstimate.tokens(in: text) + 1
+            guard used + tokens <= limit ?? Int.max else { continue }
             lines.append(text)
-            used += text.count + 1
+            used += tokens
         }
         guard !lines.isEmpty else { return "" }
         return "Examples of questions on this database and the SQL that answers them:\n" + lines.joined(separator: "\n")
     }
 
-    /// The most characters of the examples retrieved for one question, when they are not all in
-    /// the system message (about 800 tokens).
-    static let maxExampleCharacters = 2_500
+    /// The most tokens of the examples retrieved for one question, when they are not all in the
+    /// system message.
+    static let maxExampleTokens = 850
+
+    /// The tokens of the examples' heading, and a margin.
+    static let exampleHeadingTokens = 40
 
     /// The question asked afresh after a failure, with only the tables it links to and the
     /// facts found for it (stored values, foreign keys, joins).

@@ -8,12 +8,18 @@ struct PromptBudget: Sendable, Hashable {
     var answerTokens: Int
 
     /// Tokens kept for what a question adds besides its tables and retrieved examples: the
-    /// question, its hints, the conversation's earlier turns and the feedback of a retry.
+    /// question, its hints, the conversation's earlier turns and the feedback of a retry; a
+    /// quarter of a context smaller than 4,800 tokens, so that its tables keep some room.
     static let questionReserve = 1_200
+
+    /// ``questionReserve``, or a quarter of a small context.
+    var questionTokens: Int {
+        min(Self.questionReserve, contextTokens / 4)
+    }
 
     /// The tokens the system message may take, with room for a question and its answer.
     var systemTokens: Int {
-        max(0, contextTokens - answerTokens - Self.questionReserve)
+        max(0, contextTokens - answerTokens - questionTokens)
     }
 
     /// The tokens left for a question's own tables and examples once the system message takes

@@ -59,12 +59,19 @@ struct PromptLayout: Sendable {
 
     /// The tokens a question's own tables may take.
     var selectionTokens: Int {
-        max(0, budget.perQuestionTokens(afterSystem: systemTokens) - (examplesInSystem ? 0 : Self.retrievedExampleTokens))
+        budget.perQuestionTokens(afterSystem: systemTokens) - exampleTokens
+    }
+
+    /// The tokens the examples retrieved for a question may take: none when the system message
+    /// holds them all, else ``ChatPrompt/maxExampleTokens`` (and their heading), or half of what a
+    /// question may add when that is less, so that its tables always keep room.
+    var exampleTokens: Int {
+        examplesInSystem ? 0 : min(Self.retrievedExampleTokens, budget.perQuestionTokens(afterSystem: systemTokens) / 2)
     }
 
     /// The tokens kept for the examples retrieved for a question, when they are not all in the
-    /// system message (``ChatPrompt/maxExampleCharacters`` of them).
-    static let retrievedExampleTokens = TokenEstimate.tokens(in: String(repeating: "e", count: ChatPrompt.maxExampleCharacters)) + 40
+    /// system message (``ChatPrompt/maxExampleTokens`` of them, and their heading).
+    static let retrievedExampleTokens = ChatPrompt.maxExampleTokens + ChatPrompt.exampleHeadingTokens
 
     /// The most tables described for one question when the schema is not described whole.
     static let questionTableLimit = 15
@@ -98,7 +105,14 @@ struct PromptLayout: Sendable {
         func fits(_ candidate: PromptLayout) -> Bool {
             candidate.systemTokens <= budget.systemTokens - (candidate.examplesInSystem ? 0 : retrievedExampleTokens)
         }
-        if tableLimit.map({ schema.tables.count <= $0 }) ?? true {
+        // The tables' DDL alone is the least any whole form holds: when it does not fit, none does,
+        // and a large schema is not described whole three times for nothing.
+        func tablesMayFitWhole() async throws(SwiftDBAIError) -> Bool {
+            guard !tables.isEmpty else { return true }
+            let bare = try await executor.schemaDescription(sampleRowCount: 0, tables: Set(tables.map(\.name)))
+            return TokenEstimate.tokens(in: bare) <= budget.systemTokens
+        }
+        if tableLimit.map({ schema.tables.count <= $0 }) ?? true, try await tablesMayFitWhole() {
             var wholeForms: [(SchemaForm, String)] = []
             for rows in Self.sampleRowCounts(sampleRowCount) {
                 var parts: [String] = []

@@ -46,7 +46,6 @@ struct AnswerProgressTests {
         var progress = progress()
         progress.wroteNoSQL(.assistant("I think you want the albums."))
         #expect(progress.messages == Self.asked + [.assistant("I think you want the albums."), .user(ChatPrompt.noSQLRetry)])
-        #expect(progress.repliesWithoutSQL == 1)
     }
 
     @Test("a read with rows and nothing wrong is the answer")

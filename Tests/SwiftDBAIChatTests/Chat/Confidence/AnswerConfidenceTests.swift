@@ -58,22 +58,26 @@ struct AnswerConfidenceTests {
         }
     }
 
-    @Test("with candidate sampling when unsure, an answer gets candidates exactly when the model says they can change its level")
+    @Test("with candidate sampling when unsure, candidates are written exactly when the score without them is in the vote band")
     func votesOnlyWhenUnsure() async throws {
-        for tokens in [Self.sure, Self.unsure] {
-            let logprobs = [TokenLogprob(token: "SELECT", logprob: tokens.minLogprob)]
-                + Array(repeating: TokenLogprob(token: " x", logprob: tokens.minLogprob / 2), count: 4)
+        // Fixed weights: the score without a vote is sigmoid(2 + min_logprob), 0.88 when sure
+        // (min_logprob 0) and 0.62 when unsure (-1.5); only the second is in the band. Without
+        // token log-probabilities the score is sigmoid(1) = 0.73, in the other band.
+        let weights = ConfidenceModel.Weights(intercept: 2, features: [.minLogprob: 1])
+        let confidenceModel = ConfidenceModel(
+            unvoted: weights, voted: weights, unvotedWithoutTokens: .init(intercept: 1, features: [:]),
+            votedWithoutTokens: .init(intercept: 1, features: [:]), highThreshold: 0.7, voteBand: 0.5..<0.7,
+            voteBandWithoutTokens: 0.7..<0.8)
+        for (minLogprob, votes) in [(0.0, false), (-1.5, true), (nil, true)] {
+            let logprobs = minLogprob.map { [TokenLogprob(token: "SELECT", logprob: $0), TokenLogprob(token: " title", logprob: 0)] }
             let model = LogprobModel(sql: "SELECT title FROM album ORDER BY id", logprobs: logprobs)
-            let configuration = ChatConfiguration(summary: .deterministic, candidates: 3, candidateSampling: .whenUnsure)
+            var configuration = ChatConfiguration(summary: .deterministic, candidates: 3, candidateSampling: .whenUnsure)
+            configuration.confidenceModel = confidenceModel
             let engine = ChatEngine(executor: try ScratchDatabase(ChatEngineTests.script).executor(), model: model, configuration: configuration)
             let response = try await engine.send("List the album titles")
-            var before = response.confidence.evidence
-            before.candidatesWritten = 1
-            before.candidatesCast = 1
-            before.candidatesAgreeing = 1
-            let votes = ConfidenceModel.standard.votingCanChangeLevel(before)
             #expect(model.calls == (votes ? 3 : 1))
             #expect(response.confidence.evidence.voted == votes && response.candidates.count == (votes ? 3 : 0))
+            #expect(response.confidence.evidence.tokens == nil || minLogprob != nil)
         }
     }
 }
@@ -83,11 +87,11 @@ final class LogprobModel: LanguageModel, @unchecked Sendable {
     let name = "logprobs"
     let capabilities = LanguageModelCapabilities.textOnly
     let sql: String
-    let logprobs: [TokenLogprob]
+    let logprobs: [TokenLogprob]?
     private let counter = Mutex(0)
     var calls: Int { counter.withLock { $0 } }
 
-    init(sql: String, logprobs: [TokenLogprob]) {
+    init(sql: String, logprobs: [TokenLogprob]?) {
         self.sql = sql
         self.logprobs = logprobs
     }

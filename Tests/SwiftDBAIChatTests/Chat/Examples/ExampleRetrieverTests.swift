@@ -58,11 +58,11 @@ struct ExampleRetrieverTests {
     @Test("examples that do not fit the context go with each question, the most like it first; the system prompt never changes")
     func withTheQuestion() async throws {
         let model = ScriptedModel([.text("SELECT COUNT(*) FROM album"), .text("SELECT COUNT(*) FROM artist")])
-        // Long examples: together more than the system prompt has room for in a 3,072-token context.
+        // Long examples: together more than the system prompt has room for in a 3,584-token context.
         let padding = String(repeating: " AND year IS NOT NULL", count: 40)
         let examples = Self.albumExamples.map { ChatExample(question: $0.question, sql: $0.sql.replacingOccurrences(of: ";", with: "") + padding) }
             + (1...4).map { ChatExample(question: "Which songs of batch \($0) are long?", sql: "SELECT title FROM album WHERE year > 1900" + padding) }
-        let configuration = ChatConfiguration(summary: .deterministic, examples: examples, examplesPerQuestion: 2, contextTokens: 3_072)
+        let configuration = ChatConfiguration(summary: .deterministic, examples: examples, examplesPerQuestion: 2, contextTokens: 3_584)
         let (engine, _) = try ChatEngineTests().engine(model, configuration: configuration)
         _ = try await engine.send("How many albums came out, and which is the oldest?")
         _ = try await engine.send("How many artists are there?")
@@ -77,7 +77,7 @@ struct ExampleRetrieverTests {
         #expect(model.requests.first?.messages.first == model.requests.last?.messages.first)
         #expect(!(model.requests.first?.messages.first?.content.contains("before 1985") ?? true))
         for request in model.requests {
-            #expect(TokenEstimate.tokens(in: request.messages) + 400 <= 3_072)
+            #expect(TokenEstimate.tokens(in: request.messages) + 400 <= 3_584)
         }
     }
 }
