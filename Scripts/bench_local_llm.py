@@ -8,6 +8,9 @@ generation  a short prompt, 128 tokens generated at temperature 0: the tokens/s 
             time of the same prompt with one token generated is taken off)
 prompt      a long prompt (Chinook's schema, about 2,000 tokens), one token generated (the
             tokens/s of reading a prompt, the cost that dominates `ask` on a large schema)
+logprobs    the generation above again, with and without the tokens' log-probabilities and their
+            runner-ups (`logprobs`, `top_logprobs: 2`, as `ask` asks for them), interleaved: the
+            server's own generation speed (its `timings`) of each, and their ratio
 Standard library only; the server must already answer (`Scripts/local-llm start`).
 """
 
@@ -25,14 +28,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def chat(base_url: str, messages: list[dict], max_tokens: int) -> tuple[float, dict]:
+def chat(base_url: str, messages: list[dict], max_tokens: int, **extra) -> tuple[float, dict]:
     body = json.dumps({"model": "qwen", "messages": messages, "max_tokens": max_tokens, "temperature": 0,
-                       "cache_prompt": False}).encode()
+                       "cache_prompt": False, **extra}).encode()
     request = urllib.request.Request(f"{base_url}/chat/completions", body, {"Content-Type": "application/json"})
     start = time.perf_counter()
     with urllib.request.urlopen(request, timeout=600) as response:
         answer = json.load(response)
-    return time.perf_counter() - start, answer["usage"]
+    usage = dict(answer["usage"])
+    usage["generation_per_second"] = (answer.get("timings") or {}).get("predicted_per_second")
+    return time.perf_counter() - start, usage
 
 
 def schema_text() -> str:
@@ -63,6 +68,16 @@ def main(argv: list[str]) -> int:
               f"({usage['prompt_tokens']} prompt tokens)", file=sys.stderr)
     print(f"generation, median: {statistics.median(generation):.1f} tokens/s")
     print(f"prompt, median: {statistics.median(prompt):.1f} tokens/s")
+    plain, with_logprobs = [], []
+    for run in range(args.runs):
+        for logprobs in ([False, True] if run % 2 == 0 else [True, False]):
+            extra = {"logprobs": True, "top_logprobs": 2} if logprobs else {}
+            elapsed, usage = chat(args.base_url, short, 128, **extra)
+            speed = usage["generation_per_second"] or usage["completion_tokens"] / elapsed
+            (with_logprobs if logprobs else plain).append(speed)
+    ratio = statistics.median(with_logprobs) / statistics.median(plain)
+    print(f"logprobs, median: {statistics.median(with_logprobs):.1f} tokens/s against {statistics.median(plain):.1f} "
+          f"without ({ratio:.2f}x)")
     return 0
 
 

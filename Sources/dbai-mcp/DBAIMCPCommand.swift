@@ -144,7 +144,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     var llmCandidates: Int = ChatConfiguration().candidates
 
     @Option(name: .customLong("llm-candidate-sampling"), help: ArgumentHelp(
-        "When `ask` writes the other candidates: when-unsure (only when their agreement could change the answer's confidence) or always.",
+        "When `ask` writes the other candidates: when-unsure (only when the rest of the evidence leaves the answer's confidence open) or always.",
         valueName: "when"))
     var llmCandidateSampling: ChatConfiguration.CandidateSampling = ChatConfiguration().candidateSampling
 

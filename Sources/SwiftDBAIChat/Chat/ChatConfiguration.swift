@@ -18,9 +18,10 @@ public struct ChatConfiguration: Sendable, Hashable {
     public enum CandidateSampling: String, Sendable, Hashable, CaseIterable {
         /// For every read.
         case always
-        /// Only when their agreement could change the answer's confidence level: an answer the
-        /// other evidence already marks high (or low, whatever the candidates say) costs no more
-        /// model calls.
+        /// Only when the score without them lies in the band where, on the development sets, a
+        /// vote changed enough levels to be worth its calls (with the tokens' log-probabilities
+        /// a narrow band around the threshold; without them, nearly every answer): an answer the
+        /// other evidence already settles costs no more model calls.
         case whenUnsure = "when-unsure"
     }
 
