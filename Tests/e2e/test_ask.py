@@ -450,5 +450,7 @@ async def test_every_answer_says_how_sure_it_is(dbai_bin: Path, chinook: Path) -
         assert f"Confidence: {structured['confidence']}" in text
         if structured["confidence"] == "low":
             assert "may be wrong" in text and "disagree" in text
+        else:
+            assert "may be wrong" not in text
     finally:
         server.shutdown()

@@ -187,12 +187,19 @@ def test_more_rows_through_the_app_only_tool(hosted) -> None:
 def test_an_ask_answer_with_the_models_sql_and_its_rewrites(hosted) -> None:
     server, host = hosted(sampling=True)
 
+    statements = ["SELECT count(*) AS albums FROM albums"]
+
     def model(message: dict) -> None:
-        # The client's model, through sampling: it names the table in another style (albums).
+        # The client's model, through sampling: it names the table in another style (albums);
+        # the other candidates it writes count something else, so the answer is low.
         if message.get("method") != "sampling/createMessage":
             return
         text = message["params"]["messages"][-1]["content"]["text"]
-        reply = "There are 347 albums." if "<data>" in text else "SELECT count(*) AS albums FROM albums"
+        if "<data>" in text:
+            reply = "There are 347 albums."
+        else:
+            reply = statements[0] if len(statements) == 1 else f"SELECT count(*) + {len(statements)} AS albums FROM Album"
+            statements.append(reply)
         server.send({"jsonrpc": "2.0", "id": message["id"],
                      "result": {"role": "assistant", "content": {"type": "text", "text": reply}, "model": "scripted"}})
 
@@ -211,10 +218,10 @@ def test_an_ask_answer_with_the_models_sql_and_its_rewrites(hosted) -> None:
     note = frame.locator("#confidence")
     assert note.get_attribute("data-level") == structured["confidence"]
     against = [reason["message"] for reason in structured["confidence_reasons"] if not reason["supports_answer"]]
-    if structured["confidence"] == "low":
-        # A low answer is a warning before the rows, with every reason against it.
-        assert note.get_attribute("role") == "alert" and "may be wrong" in note.inner_text()
-        assert note.locator("li").all_inner_texts() == against
+    # A low answer is a warning before the rows, with every reason against it.
+    assert structured["confidence"] == "low" and structured["confidence_reasons"][0]["code"] == "candidates_disagree"
+    assert note.get_attribute("role") == "alert" and "may be wrong" in note.inner_text()
+    assert note.locator("li").all_inner_texts() == against
     host.screenshot("ask")
 
 
