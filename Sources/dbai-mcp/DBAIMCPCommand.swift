@@ -123,7 +123,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     @Option(name: .customLong("llm-timeout"), help: ArgumentHelp(
         "How long one model request may take, in seconds (a local model on a CPU may need more than the default for a large schema).",
         valueName: "seconds"))
-    var llmTimeoutSeconds: Int = 60
+    var llmTimeoutSeconds: Int = 120
 
     @Option(name: .customLong("llm-first-timeout"), help: ArgumentHelp(
         "How long the first request to the --llm model with a schema prompt may take, in seconds: a local model on a CPU reads the prompt then, once (at least --llm-timeout).",
