@@ -105,28 +105,35 @@ struct PromptLayout: Sendable {
         func fits(_ candidate: PromptLayout) -> Bool {
             candidate.systemTokens <= budget.systemTokens - (candidate.examplesInSystem ? 0 : retrievedExampleTokens)
         }
+        // The tables described with each sample-row count, each described once: the bare DDL
+        // decides whether any whole form may fit, and the forms with views' lines reuse the text.
+        var tablesText: [Int: String] = [:]
+        func describeTables(sampleRows rows: Int) async throws(SwiftDBAIError) -> String {
+            if let text = tablesText[rows] { return text }
+            let text = try await executor.schemaDescription(sampleRowCount: rows, tables: Set(tables.map(\.name)))
+            tablesText[rows] = text
+            return text
+        }
         // The tables' DDL alone is the least any whole form holds: when it does not fit, none does,
         // and a large schema is not described whole three times for nothing.
         func tablesMayFitWhole() async throws(SwiftDBAIError) -> Bool {
             guard !tables.isEmpty else { return true }
-            let bare = try await executor.schemaDescription(sampleRowCount: 0, tables: Set(tables.map(\.name)))
-            return TokenEstimate.tokens(in: bare) <= budget.systemTokens
+            return TokenEstimate.tokens(in: try await describeTables(sampleRows: 0)) <= budget.systemTokens
         }
         if tableLimit.map({ schema.tables.count <= $0 }) ?? true, try await tablesMayFitWhole() {
             var wholeForms: [(SchemaForm, String)] = []
             for rows in Self.sampleRowCounts(sampleRowCount) {
                 var parts: [String] = []
-                for group in [tables, views] where !group.isEmpty {
-                    parts.append(try await executor.schemaDescription(sampleRowCount: rows, tables: Set(group.map(\.name))))
+                if !tables.isEmpty { parts.append(try await describeTables(sampleRows: rows)) }
+                if !views.isEmpty {
+                    parts.append(try await executor.schemaDescription(sampleRowCount: rows, tables: Set(views.map(\.name))))
                 }
                 wholeForms.append((.whole(sampleRows: rows), parts.joined(separator: "\n\n")))
             }
             if !views.isEmpty {
                 for rows in Self.sampleRowCounts(sampleRowCount) {
                     var parts: [String] = []
-                    if !tables.isEmpty {
-                        parts.append(try await executor.schemaDescription(sampleRowCount: rows, tables: Set(tables.map(\.name))))
-                    }
+                    if !tables.isEmpty { parts.append(try await describeTables(sampleRows: rows)) }
                     parts.append("Views (query them like tables):\n" + ChatPrompt.schemaMap(schema.restricted(to: Set(views.map(\.name)))))
                     wholeForms.append((.tablesWithViewLines(sampleRows: rows), parts.joined(separator: "\n\n")))
                 }
