@@ -276,7 +276,7 @@ public actor ChatEngine {
         if chosen.isRead, configuration.candidates > 1 {
             let before = evidence(for: chosen, progress, vote: nil, columnsRead: columnsRead, relevance: asking.relevance)
             if configuration.candidateSampling == .always || confidenceModel.isWorthVoting(before) {
-                let secondThoughts = progress.isFocused || (progress.replacedSQL != nil && chosen.sql != progress.replacedSQL)
+                let secondThoughts = progress.isFocused || progress.secondLookReplaced(with: chosen.sql)
                 let (winner, record) = await voted(chosen, asked: asking.asked, context: asking.context, mayReplace: !secondThoughts)
                 vote = record
                 if winner.sql != chosen.sql {

@@ -98,6 +98,11 @@ struct AnswerProgress: Sendable {
         return settled.isRead && attempt < maxAttempts
     }
 
+    /// True when `sql` is the statement a second look put in place of the first read.
+    func secondLookReplaced(with sql: String) -> Bool {
+        replacedSQL.map { $0 != sql } ?? false
+    }
+
     /// A statement ran. On a second look, the new read replaces the first unless it finds no rows;
     /// otherwise a read with no rows or with doubts (``SettledStatement/checkedDoubts``) gets a
     /// second look, and anything else is the answer.

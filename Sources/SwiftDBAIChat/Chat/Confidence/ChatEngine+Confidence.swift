@@ -20,7 +20,7 @@ extension ChatEngine {
         let rows = settled.rows
         let emptyResult = rows.map { $0.rowCount == 0 } ?? false
         let nullResult = rows.map { $0.rowCount == 1 && ($0.rows.first ?? []).allSatisfy { $0 == .null } } ?? false
-        let replaced = progress.replacedSQL != nil && progress.replacedSQL != settled.sql
+        let replaced = progress.secondLookReplaced(with: settled.sql)
         return ConfidenceEvidence(
             tokens: settled.tokenCertainty,
             candidatesWritten: vote?.runs.count ?? 1,

@@ -105,6 +105,7 @@ struct AnswerProgressTests {
             Issue.record("expected the answer"); return
         }
         #expect(second.sql == "SELECT 2" && replacing.replacedSQL == first.sql)
+        #expect(replacing.secondLookReplaced(with: "SELECT 2") && !replacing.secondLookReplaced(with: first.sql))
 
         var keeping = progress()
         _ = keeping.nextAttempt()
@@ -114,6 +115,7 @@ struct AnswerProgressTests {
             Issue.record("expected the answer"); return
         }
         #expect(kept.sql == first.sql && keeping.replacedSQL == nil)
+        #expect(!keeping.secondLookReplaced(with: kept.sql) && !keeping.secondLookReplaced(with: "SELECT 3 WHERE 0"))
     }
 
     @Test("a failure is remembered for the retry; during a second look the first read stands instead")
