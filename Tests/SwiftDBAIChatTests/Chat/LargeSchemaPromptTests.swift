@@ -127,21 +127,23 @@ struct LargeSchemaPromptTests {
         #expect(first != nil && first?.lowerBound == question.range(of: "CREATE TABLE \"refunds\"")?.lowerBound, "the table the question names comes first, in full")
     }
 
+    /// Eight worked examples on table_0123, each with a long statement (about 110 tokens).
+    static let longExamples = (1...8).map { number in
+        ChatExample(
+            question: "How many rows of table_0123 are open and were created in 2025, per status, for report \(number)?",
+            sql: "SELECT status, COUNT(*) FROM table_0123 WHERE created_at LIKE '2025%' AND attribute_1 = 'a' "
+                + String(repeating: "AND attribute_2 = 'b' ", count: 12) + "GROUP BY status")
+    }
+
     @Test("400 tables with 8 long examples and a failed attempt: every request still fits 8,192 tokens")
     func everyRequestFits() async throws {
         let database = try ScratchDatabase(Self.script(tables: 400))
-        let examples = (1...8).map { number in
-            ChatExample(
-                question: "How many rows of table_0123 are open and were created in 2025, per status, for report \(number)?",
-                sql: "SELECT status, COUNT(*) FROM table_0123 WHERE created_at LIKE '2025%' AND attribute_1 = 'a' "
-                    + String(repeating: "AND attribute_2 = 'b' ", count: 12) + "GROUP BY status")
-        }
         let model = ScriptedModel([
             .text("SELECT nope FROM table_0123"),
             .text("SELECT nope FROM table_0123"),
             .text("SELECT COUNT(*) FROM table_0123"),
         ])
-        let configuration = ChatConfiguration(summary: .deterministic, examples: examples, examplesPerQuestion: 8)
+        let configuration = ChatConfiguration(summary: .deterministic, examples: Self.longExamples, examplesPerQuestion: 8)
         let engine = ChatEngine(executor: try database.executor(), model: model, configuration: configuration.oneCandidate)
         let response = try await engine.send("How many rows of table_0123 are there?")
         #expect(response.queryResult?.rows == [[.integer(3)]] && model.requests.count == 3)
@@ -153,13 +155,8 @@ struct LargeSchemaPromptTests {
     @Test("in the smallest context (2,048 tokens) with examples that do not fit, the question still gets its table in full")
     func smallestContextKeepsTheTables() async throws {
         let database = try ScratchDatabase(Self.script(tables: 400))
-        let examples = (1...8).map { number in
-            ChatExample(
-                question: "How many rows of table_0123 are open, for report \(number)?",
-                sql: "SELECT COUNT(*) FROM table_0123 WHERE attribute_1 = 'a' " + String(repeating: "AND attribute_2 = 'b' ", count: 12))
-        }
         let model = ScriptedModel([.text("SELECT COUNT(*) FROM table_0123")])
-        let configuration = ChatConfiguration(summary: .deterministic, examples: examples, contextTokens: 2_048)
+        let configuration = ChatConfiguration(summary: .deterministic, examples: Self.longExamples, contextTokens: 2_048)
         let engine = ChatEngine(executor: try database.executor(), model: model, configuration: configuration.oneCandidate)
         _ = try await engine.send("How many rows of table_0123 are there?")
         let request = try #require(model.requests.first)
