@@ -138,11 +138,12 @@ def log_size(path):
         return None
 
 
-PROMPT_EVAL = re.compile(r"prompt eval time\s*=\s*[\d.]+\s*ms\s*/\s*(\d+)\s*tokens")
+SERVER_TIMING = re.compile(r"\|\s+(prompt eval|eval) time\s*=\s*([\d.]+)\s*ms\s*/\s*(\d+)\s*tokens")
 
 
-def evaluated_prompt_tokens(path, start):
-    """The prompt tokens the model server evaluated (read again) since `start` in its log."""
+def server_timings(path, start):
+    """The model server's timings since `start` in its log: (kind, ms, tokens) per request, where
+    kind is "prompt eval" (prompt tokens read, not served from its cache) or "eval" (generated)."""
     if path is None or start is None:
         return None
     try:
@@ -151,8 +152,37 @@ def evaluated_prompt_tokens(path, start):
             text = file.read().decode("utf-8", "replace")
     except OSError:
         return None
-    counts = [int(n) for n in PROMPT_EVAL.findall(text)]
+    return [(kind, float(ms), int(tokens)) for kind, ms, tokens in SERVER_TIMING.findall(text)]
+
+
+def evaluated_prompt_tokens(path, start):
+    """The prompt tokens the model server evaluated (read again) since `start` in its log."""
+    timings = server_timings(path, start)
+    counts = [tokens for kind, _, tokens in timings or [] if kind == "prompt eval"]
     return sum(counts) if counts else None
+
+
+def speeds_report(path, start):
+    """The model server's speeds over the run: prompt tokens read and tokens generated per second."""
+    timings = server_timings(path, start)
+    if not timings:
+        return
+    def rate(kind):
+        ms = sum(m for k, m, _ in timings if k == kind)
+        tokens = sum(t for k, _, t in timings if k == kind)
+        return f"{1000 * tokens / ms:.1f} tokens/s ({tokens} tokens)" if ms else "-"
+    print(f"Model server:         reads prompts at {rate('prompt eval')}, generates {rate('eval')}")
+
+
+def vote_report(outcomes):
+    """What the vote of candidates costs: how many answers wrote candidates, and the median
+    latency of those that did and those that did not."""
+    voted = [o["latency"] for o in outcomes if len(o.get("candidates") or []) >= 2]
+    unvoted = [o["latency"] for o in outcomes if len(o.get("candidates") or []) < 2]
+    def median(values):
+        return f"{statistics.median(values):.1f} s" if values else "-"
+    print(f"Votes:                {len(voted)} of {len(outcomes)} answers wrote candidates; median {median(voted)} "
+          f"with a vote, {median(unvoted)} without")
 
 
 def confidence_report(outcomes):
@@ -209,6 +239,7 @@ def main():
     metadata = metadata_part(options.metadata, options.metadata_parts, workdir) if options.metadata else None
     servers = {}
     outcomes = []
+    run_log_start = log_size(options.llm_log)
     try:
         for question in questions:
             source = database_path(question["db"], options.data_dir, workdir)
@@ -322,6 +353,8 @@ def main():
         hurt = sum(o["model_correct"] and not o["correct"] for o in changed)
         print(f"Rewritten answers:    {len(changed)}; right only after the rewrites {helped}, right only as the model wrote it {hurt}")
     confidence_report(outcomes)
+    vote_report(outcomes)
+    speeds_report(options.llm_log, run_log_start)
     reread = [o["reread_tokens"] for o in outcomes[1:] if o.get("reread_tokens") is not None]
     if reread:
         print(f"Prompt tokens read again: median {statistics.median(reread):.0f} per question after the first (max {max(reread)})")
