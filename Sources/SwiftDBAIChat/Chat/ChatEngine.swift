@@ -272,20 +272,20 @@ public actor ChatEngine {
     private func finish(_ settled: SettledStatement, _ progress: AnswerProgress, _ asking: Asking) async -> ChatResponse {
         var chosen = await withDoubts(settled, asking)
         var vote: CandidateVote?
-        var columnsRead = await self.columnsRead(by: chosen.sql)
+        var reads = await self.reads(of: chosen.sql)
         if chosen.isRead, configuration.candidates > 1 {
-            let before = evidence(for: chosen, progress, vote: nil, columnsRead: columnsRead, relevance: asking.relevance)
+            let before = evidence(for: chosen, progress, vote: nil, reads: reads, relevance: asking.relevance)
             if configuration.candidateSampling == .always || confidenceModel.isWorthVoting(before) {
                 let secondThoughts = progress.isFocused || progress.secondLookReplaced(with: chosen.sql)
                 let (winner, record) = await voted(chosen, asked: asking.asked, context: asking.context, mayReplace: !secondThoughts)
                 vote = record
                 if winner.sql != chosen.sql {
                     chosen = await withDoubts(winner, asking)
-                    columnsRead = await self.columnsRead(by: chosen.sql)
+                    reads = await self.reads(of: chosen.sql)
                 }
             }
         }
-        let evidence = evidence(for: chosen, progress, vote: vote, columnsRead: columnsRead, relevance: asking.relevance)
+        let evidence = evidence(for: chosen, progress, vote: vote, reads: reads, relevance: asking.relevance)
         var response = await answer(asking.question, chosen)
         if let vote, vote.cast > vote.agreeing {
             response.doubts.append("The model's statements disagree: \(vote.agreeing) of the \(vote.cast) that ran return this result.")

@@ -237,6 +237,7 @@ struct AskTool: DatabaseTool {
             "repaired": .bool(evidence.repaired), "asked_afresh": .bool(evidence.askedAfresh), "looked_again": .bool(evidence.lookedAgain),
             "replaced": .bool(evidence.replaced), "empty_result": .bool(evidence.emptyResult), "null_result": .bool(evidence.nullResult),
             "doubts": .int(evidence.doubts), "unrelated_columns": .array(evidence.unrelatedColumns.map { .string($0) }),
+            "tables_read": .int(evidence.tablesRead),
         ]
         if let tokens = evidence.tokens {
             signals["token_logprob_min"] = .double(tokens.minLogprob)

@@ -305,6 +305,7 @@ enum ToolSchemas {
                     "null_result": ["type": "boolean"],
                     "doubts": ["type": "integer", "minimum": 0],
                     "unrelated_columns": ["type": "array", "items": ["type": "string"]],
+                    "tables_read": ["type": "integer", "minimum": 0],
                 ],
             ],
             "candidates": [

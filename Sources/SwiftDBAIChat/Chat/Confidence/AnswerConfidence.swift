@@ -43,6 +43,8 @@ public struct AnswerConfidence: Sendable, Hashable {
             case doubts
             /// The statement reads columns nothing in the question points to.
             case unrelatedColumns = "unrelated_columns"
+            /// The statement joins several tables, where a small mistake in a join goes unseen.
+            case manyTables = "many_tables"
             /// The statement changes data: the user confirms it before it runs.
             case write
         }

@@ -5,16 +5,16 @@ extension ChatEngine {
     /// The model that weighs the evidence.
     var confidenceModel: ConfidenceModel { configuration.confidenceModel }
 
-    /// The columns a statement reads, as SQLite's compiler reports them; none when it does not
-    /// classify (it ran, so it does).
-    func columnsRead(by sql: String) async -> [String: Set<String>] {
-        (try? await executor.classify(sql))?.columnsRead ?? [:]
+    /// What a statement reads, as SQLite's compiler reports it; nil when it does not classify (it
+    /// ran, so it does).
+    func reads(of sql: String) async -> ClassifiedStatement? {
+        try? await executor.classify(sql)
     }
 
     /// What is known about an answer: how it was written (``AnswerProgress``), what it returned,
-    /// how sure the model was of its tokens, the vote, and the columns it reads.
+    /// how sure the model was of its tokens, the vote, and the tables and columns it reads.
     func evidence(
-        for settled: SettledStatement, _ progress: AnswerProgress, vote: CandidateVote?, columnsRead: [String: Set<String>],
+        for settled: SettledStatement, _ progress: AnswerProgress, vote: CandidateVote?, reads: ClassifiedStatement?,
         relevance: ColumnRelevance
     ) -> ConfidenceEvidence {
         let rows = settled.rows
@@ -34,7 +34,8 @@ extension ChatEngine {
             emptyResult: emptyResult,
             nullResult: nullResult,
             doubts: settled.doubts.count,
-            unrelatedColumns: relevance.unrelatedColumns(in: columnsRead))
+            unrelatedColumns: relevance.unrelatedColumns(in: reads?.columnsRead ?? [:]),
+            tablesRead: reads.map { relevance.tableCount(of: $0.tablesRead) } ?? 0)
     }
 
     /// The confidence of an answer with this evidence: its score, level and reasons.

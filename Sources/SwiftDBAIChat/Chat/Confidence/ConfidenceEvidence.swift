@@ -32,13 +32,17 @@ public struct ConfidenceEvidence: Sendable, Hashable {
     /// Columns the statement reads that nothing in the question, the user's descriptions or the
     /// examples like it points to (`table.column`).
     public var unrelatedColumns: [String]
+    /// The tables the statement reads, as SQLite compiles it (a view counts as the tables it
+    /// reads; a table read twice counts once): the more it joins, the more it can get wrong.
+    public var tablesRead: Int
 
     /// Evidence of an answer.
     public init(
         tokens: TokenCertainty? = nil, candidatesWritten: Int = 1, candidatesCast: Int = 1, candidatesAgreeing: Int = 1,
         failedStatements: Int = 0,
         repaired: Bool = false, askedAfresh: Bool = false, lookedAgain: Bool = false, replaced: Bool = false,
-        emptyResult: Bool = false, nullResult: Bool = false, doubts: Int = 0, unrelatedColumns: [String] = []
+        emptyResult: Bool = false, nullResult: Bool = false, doubts: Int = 0, unrelatedColumns: [String] = [],
+        tablesRead: Int = 1
     ) {
         self.tokens = tokens
         self.candidatesWritten = candidatesWritten
@@ -53,6 +57,7 @@ public struct ConfidenceEvidence: Sendable, Hashable {
         self.nullResult = nullResult
         self.doubts = doubts
         self.unrelatedColumns = unrelatedColumns
+        self.tablesRead = tablesRead
     }
 
     /// True when other candidates were written to vote on the answer.

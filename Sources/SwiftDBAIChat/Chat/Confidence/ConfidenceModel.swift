@@ -38,6 +38,8 @@ package struct ConfidenceModel: Sendable, Hashable {
         case doubts
         /// Unrelated columns read, at most 3.
         case unrelatedColumns = "unrelated_columns"
+        /// Tables read beyond the first, at most 3.
+        case joinedTables = "joined_tables"
         /// The share of the other candidates that did not return the answer's rows (they failed,
         /// found nothing or returned other rows; votes only).
         case disagreement
@@ -56,6 +58,7 @@ package struct ConfidenceModel: Sendable, Hashable {
             case .nullResult: evidence.nullResult ? 1 : 0
             case .doubts: Double(min(2, evidence.doubts))
             case .unrelatedColumns: Double(min(3, evidence.unrelatedColumns.count))
+            case .joinedTables: Double(min(3, max(0, evidence.tablesRead - 1)))
             case .disagreement:
                 evidence.candidatesWritten > 1
                     ? Double(evidence.candidatesWritten - max(1, evidence.candidatesAgreeing)) / Double(evidence.candidatesWritten - 1) : 0

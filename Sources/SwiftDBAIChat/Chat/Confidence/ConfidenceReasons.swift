@@ -10,6 +10,9 @@ struct ConfidenceReasons {
     /// The lowest probability of a token at which the model counts as sure of its statement.
     static let sureProbability = 0.8
 
+    /// The number of tables from which a statement's joins are a reason to check it.
+    static let manyTables = 3
+
     var reasons: [AnswerConfidence.Reason] {
         var against: [AnswerConfidence.Reason] = []
         var support: [AnswerConfidence.Reason] = []
@@ -70,6 +73,11 @@ struct ConfidenceReasons {
         if !evidence.unrelatedColumns.isEmpty {
             add(.unrelatedColumns,
                 "It reads columns that nothing in the question points to: \(evidence.unrelatedColumns.prefix(5).joined(separator: ", ")).",
+                supports: false)
+        }
+        if evidence.tablesRead >= Self.manyTables {
+            add(.manyTables,
+                "It joins \(evidence.tablesRead) tables: a join along the wrong key or through the wrong table still returns rows.",
                 supports: false)
         }
         if isWrite {

@@ -26,11 +26,14 @@ struct AnswerConfidenceTests {
         let evidence = ConfidenceEvidence(
             tokens: Self.unsure, candidatesWritten: 3, candidatesCast: 2, candidatesAgreeing: 1, failedStatements: 2, repaired: true,
             askedAfresh: true, lookedAgain: true, replaced: true, emptyResult: false, nullResult: true, doubts: 1,
-            unrelatedColumns: ["customers.fax"])
+            unrelatedColumns: ["customers.fax"], tablesRead: 4)
         let reasons = reasonsOf(evidence, isWrite: true)
         #expect(reasons.map(\.code) == [
-            .candidatesDisagree, .modelUnsure, .failedFirst, .repaired, .lookedAgain, .nullResult, .doubts, .unrelatedColumns, .write,
+            .candidatesDisagree, .modelUnsure, .failedFirst, .repaired, .lookedAgain, .nullResult, .doubts, .unrelatedColumns, .manyTables,
+            .write,
         ])
+        #expect(reasons[8].message.hasPrefix("It joins 4 tables"))
+        #expect(!reasonsOf(ConfidenceEvidence(tokens: Self.sure, tablesRead: 2)).contains { $0.code == .manyTables })
         #expect(reasons.filter(\.supportsAnswer).map(\.code) == [.write])
         #expect(reasons[0].message.contains("1 of 3 return these rows"))
         #expect(reasons[1].message.contains("at 2 places") && reasons[1].message.contains("30%"))
@@ -55,6 +58,31 @@ struct AnswerConfidenceTests {
             let score = model.score(evidence)
             #expect((0...1).contains(score))
             #expect(model.level(of: score) == (score >= model.highThreshold ? .high : .low))
+        }
+    }
+
+    @Test("the tables a statement reads are counted as SQLite compiles it: a view as its tables, a table read twice once")
+    func tablesRead() async throws {
+        let database = try ScratchDatabase("""
+            CREATE TABLE artist (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE album (id INTEGER PRIMARY KEY, artist_id INTEGER REFERENCES artist(id), title TEXT);
+            CREATE TABLE track (id INTEGER PRIMARY KEY, album_id INTEGER REFERENCES album(id), name TEXT);
+            CREATE VIEW album_tracks AS SELECT album.title, track.name FROM album JOIN track ON track.album_id = album.id;
+            INSERT INTO artist VALUES (1, 'A'); INSERT INTO album VALUES (1, 1, 'X'); INSERT INTO track VALUES (1, 1, 'T');
+            """)
+        let statements = [
+            ("SELECT COUNT(*) FROM track", 1),
+            ("SELECT artist.name, COUNT(*) FROM artist JOIN album ON album.artist_id = artist.id JOIN track ON track.album_id = album.id GROUP BY artist.name", 3),
+            ("SELECT title, COUNT(*) FROM album_tracks GROUP BY title", 2),
+            ("SELECT a.title FROM album a JOIN album b ON b.artist_id = a.artist_id", 1),
+        ]
+        for (sql, count) in statements {
+            let engine = ChatEngine(
+                executor: try database.executor(), model: LogprobModel(sql: sql, logprobs: nil),
+                configuration: ChatConfiguration(summary: .deterministic).oneCandidate)
+            let response = try await engine.send("How many?")
+            #expect(response.confidence.evidence.tablesRead == count, "\(sql)")
+            #expect(response.confidence.reasons.contains { $0.code == .manyTables } == (count >= 3), "\(sql)")
         }
     }
 
