@@ -12,10 +12,10 @@ log-probabilities, whether it was right) and the vote of the first K statements,
 logistic models (L2-regularised, numpy) with the features ConfidenceModel.swift computes: without
 and with a vote, with and without the token features. Then it simulates the policy `ask` follows
 (no vote when the score without one is outside the vote band, else K statements vote) for a grid of
-thresholds and bands, and chooses, on the sets together, the one that writes the fewest candidates
-among those whose high answers are right at least --precision of the time on every set, with at
-most --low-ratio times as many answers marked low as answered wrong on every set (when none does,
-the one whose worst set is most precise); a leave-one-set-out run says how
+thresholds and bands, and chooses the one that writes the fewest candidates among those whose
+high answers are right at least --precision of the time on every set, with at most --low-ratio
+times as many answers marked low as answered wrong on every set (when none is that precise: of
+those that keep the share marked low on every set, the one whose worst set is most precise); a leave-one-set-out run says how
 far each set moves when it was not in the fit. It prints, per set, accuracy, the share marked low,
 how often high is right and low is wrong, the share of questions that wrote candidates, and the
 trade-off curve (flag the lowest-scored: accuracy of the rest), and with --swift writes the table.
@@ -72,6 +72,13 @@ def base_values(evidence, empty, null):
     }
 
 
+def table_values(candidate, base):
+    """The joined-tables feature of one candidate's statement (eval outputs that count its tables),
+    else the answer's."""
+    count = candidate.get("tables_read")
+    return {"joined_tables": float(min(3, max(0, count - 1)))} if count is not None else {"joined_tables": base["joined_tables"]}
+
+
 def vote_of(candidates, k):
     """The winner of the first k statements' vote: (index of its first run, agreeing, written)."""
     runs = candidates[:k]
@@ -105,6 +112,8 @@ def examples(rows, k):
             first_empty = bool(evidence.get("empty_result"))
         base = base_values(evidence, first_empty, bool(evidence.get("null_result")))
         unvoted = dict(base)
+        if candidates:
+            unvoted.update(table_values(candidates[0], base))
         if first_tokens[0] is not None:
             unvoted.update(token_values(*first_tokens))
         item = {"set": set_name, "id": record["id"], "unvoted": unvoted, "first_correct": first_correct,
@@ -114,6 +123,7 @@ def examples(rows, k):
             winner = candidates[index]
             voted = dict(base)
             voted["empty_result"] = float(winner["result"] is None)
+            voted.update(table_values(winner, base))
             if winner.get("token_logprob_min") is not None:
                 voted.update(token_values(winner["token_logprob_min"], winner.get("hesitations")))
             voted["disagreement"] = (written - max(1, agreeing)) / (written - 1) if written > 1 else 0.0
@@ -247,20 +257,22 @@ def choose(items, models, precision, low_ratio):
 
 
 def choose_band_without_tokens(items, models, threshold, precision, low_ratio):
-    """The vote band for answers without token log-probabilities, at the same threshold: the one
-    that meets the goals with the fewest votes; else, of those whose high answers are right often
-    enough, the one that marks the fewest low; else the one whose high answers are right most
-    often."""
+    """The vote band for answers without token log-probabilities, at the same threshold, judged
+    set by set as the threshold is: the one that meets the goals on every set with the fewest
+    votes; else, of those that keep the share marked low on every set, the one whose worst set's
+    high answers are right most often; else the one whose worst set is most precise."""
     ranked = []
     for lower in [t / 100 for t in range(5, 96, 5)]:
         for upper in [t / 100 for t in range(5, 101, 5)] + [1.01]:
             if upper <= lower:
                 continue
+            sets = per_set(items, models, threshold, (lower, upper), tokens=False)
+            worst = min(stats["high_right"] for stats in sets)
+            keeps_low = all(stats["low_share"] <= low_ratio * stats["wrong_share"] + 1e-9 for stats in sets)
+            meets = keeps_low and worst >= precision
             stats = summary(simulate(items, models, threshold, (lower, upper), tokens=False), threshold)
-            precise = stats["high_right"] >= precision
-            meets = precise and stats["low_share"] <= low_ratio * stats["wrong_share"]
-            key = (not meets, not precise, round(stats["voted_share"], 3) if meets else 0,
-                   round(stats["low_share"], 3) if precise else -stats["high_right"], -stats["accuracy"])
+            key = (not meets, not keeps_low, round(stats["voted_share"], 3) if meets else -worst,
+                   round(stats["low_share"], 3), -stats["accuracy"])
             ranked.append((key, (lower, upper)))
     return min(ranked)[1]
 

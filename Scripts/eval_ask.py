@@ -107,6 +107,27 @@ def run_gold(source, sql):
         connection.close()
 
 
+def tables_read(source, sql):
+    """How many tables a read reads as SQLite compiles it, as `ask` counts them for its confidence
+    (`tables_read`): the tables of the statement's own reads and of its views' (a view counts as its
+    tables), once each; None when it does not compile."""
+    connection = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    try:
+        kinds = dict(connection.execute("SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view')").fetchall())
+        tables = set()
+        def authorize(code, first, second, database, source_view):
+            if code == sqlite3.SQLITE_READ and kinds.get(first) == "table" and (source_view is None or kinds.get(source_view) == "view"):
+                tables.add(first)
+            return sqlite3.SQLITE_OK
+        connection.set_authorizer(authorize)
+        connection.execute("EXPLAIN " + sql)
+        return len(tables)
+    except sqlite3.Error:
+        return None
+    finally:
+        connection.close()
+
+
 def normalize(value):
     if isinstance(value, bool):
         return int(value)
@@ -138,7 +159,7 @@ def log_size(path):
         return None
 
 
-SERVER_TIMING = re.compile(r"\|\s+(prompt eval|eval) time\s*=\s*([\d.]+)\s*ms\s*/\s*(\d+)\s*tokens")
+SERVER_TIMING = re.compile(r"(prompt eval|(?<!prompt )\beval) time\s*=\s*([\d.]+)\s*ms\s*/\s*(\d+)\s*tokens")
 
 
 def server_timings(path, start):
@@ -280,7 +301,8 @@ def main():
                 "candidates": [
                     {"result": c.get("result"), "agrees": c.get("agrees"),
                      "correct": c.get("sql") is not None and rows_equal_or_false(run_gold(source, c["sql"]), gold, question["ordered"]),
-                     "token_logprob_min": c.get("token_logprob_min"), "hesitations": c.get("hesitations")}
+                     "token_logprob_min": c.get("token_logprob_min"), "hesitations": c.get("hesitations"),
+                     "tables_read": tables_read(source, c["sql"]) if c.get("sql") else None}
                     for c in structured.get("candidates") or []
                 ],
             }

@@ -232,6 +232,7 @@ struct AskToolTests {
         #expect(reasons.allSatisfy { $0.objectValue?["code"]?.stringValue != nil && $0.objectValue?["message"]?.stringValue != nil })
         let evidence = try #require(structured["confidence_evidence"]?.objectValue)
         #expect(evidence["token_logprob_min"] == nil && evidence["empty_result"] == false)
+        #expect(evidence["tables_read"] == 1)
         #expect(evidence["candidates_written"] == 3 && evidence["candidates_agreeing"] == 3)
         #expect(reasons.contains { $0.objectValue?["code"] == "candidates_agree" })
         #expect(structured["candidates"]?.arrayValue?.count == 3)

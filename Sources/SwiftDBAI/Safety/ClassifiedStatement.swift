@@ -10,8 +10,10 @@ public struct ClassifiedStatement: Sendable, Hashable {
     /// Tables and views read, views expanded to the tables they read (canonical names).
     public var tablesRead: Set<String>
     /// The columns the statement reads, by table (canonical names; through views, the tables'
-    /// columns), as SQLite's compiler reports them: the result's, the conditions', the joins'.
-    /// Reads made by triggers are not included.
+    /// columns), as SQLite's compiler reports them: the result's, the conditions', the joins'. A
+    /// table the statement reads for no column (`SELECT COUNT(*) FROM t`) is a key with no
+    /// columns; table-valued pragma functions are not tables. Reads made by triggers are not
+    /// included; a write's reads include the parent rows its foreign keys check.
     public var columnsRead: [String: Set<String>] = [:]
     /// Tables written and how, including writes made by triggers and foreign-key actions.
     public var tablesWritten: [String: Set<SQLOperation>]

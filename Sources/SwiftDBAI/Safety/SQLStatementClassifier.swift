@@ -220,10 +220,14 @@ public final class SQLStatementClassifier: @unchecked Sendable {
                 if let source = action.source, let view = schema.table(named: source), view.kind == .view {
                     tablesRead.insert(view.name)
                 }
-                // The statement's own reads and its views' (a trigger's are the write's).
-                if let column = action.second, !column.isEmpty, let table = schema.table(named: name),
+                // The statement's own reads and its views' (a trigger's are the write's), as the
+                // tables' columns (SQLite also reports a view's columns as read from the view); a
+                // table read for no column (`COUNT(*)`) is there with none.
+                if let table = schema.table(named: name), table.kind != .view,
                    action.source.map({ schema.table(named: $0)?.kind == .view }) ?? true {
-                    columnsRead[table.name, default: []].insert(table.column(named: column)?.name ?? column)
+                    var columns = columnsRead[table.name] ?? []
+                    if let column = action.second, !column.isEmpty { columns.insert(table.column(named: column)?.name ?? column) }
+                    columnsRead[table.name] = columns
                 }
 
             case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:

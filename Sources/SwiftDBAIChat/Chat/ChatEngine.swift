@@ -291,7 +291,7 @@ public actor ChatEngine {
             response.doubts.append("The model's statements disagree: \(vote.agreeing) of the \(vote.cast) that ran return this result.")
         }
         response.lookedAgainFor = progress.lookedAgainFor
-        response.replacedSQL = chosen.sql == progress.replacedSQL ? nil : progress.replacedSQL
+        response.replacedSQL = progress.secondLookReplaced(with: chosen.sql) ? progress.replacedSQL : nil
         response.confidence = Self.confidence(evidence, rewrites: chosen.rewrites, isWrite: !chosen.isRead, model: confidenceModel)
         if let vote {
             response.candidates = vote.runs.map { run in

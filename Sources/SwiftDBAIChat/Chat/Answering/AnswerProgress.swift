@@ -98,7 +98,8 @@ struct AnswerProgress: Sendable {
         return settled.isRead && attempt < maxAttempts
     }
 
-    /// True when `sql` is the statement a second look put in place of the first read.
+    /// True when a second look replaced the first read and `sql` is not that first read (the
+    /// second look's statement, or one that later took its place).
     func secondLookReplaced(with sql: String) -> Bool {
         replacedSQL.map { $0 != sql } ?? false
     }

@@ -4,7 +4,7 @@
 /// The level comes from ``score``, an estimate of the chance the answer is right made from the
 /// ``evidence`` — the agreement of several candidate statements, how sure the model was of each
 /// token, repairs and second looks, empty results, doubts, columns read that the question does
-/// not point to — with weights fitted on development question sets (`Scripts/calibrate_confidence.py`).
+/// not point to, how many tables it reads — with weights fitted on development question sets (`Scripts/calibrate_confidence.py`).
 /// On held-out sets measured with a small local model, answers marked high were right far more
 /// often than the others (the README gives the figures); a larger model is right more often at
 /// either level.
@@ -43,7 +43,7 @@ public struct AnswerConfidence: Sendable, Hashable {
             case doubts
             /// The statement reads columns nothing in the question points to.
             case unrelatedColumns = "unrelated_columns"
-            /// The statement joins several tables, where a small mistake in a join goes unseen.
+            /// The statement reads several tables, where a join along the wrong key goes unseen.
             case manyTables = "many_tables"
             /// The statement changes data: the user confirms it before it runs.
             case write

@@ -35,7 +35,7 @@ extension ChatEngine {
             nullResult: nullResult,
             doubts: settled.doubts.count,
             unrelatedColumns: relevance.unrelatedColumns(in: reads?.columnsRead ?? [:]),
-            tablesRead: reads.map { relevance.tableCount(of: $0.tablesRead) } ?? 0)
+            tablesRead: settled.isRead ? reads?.columnsRead.count ?? 0 : 0)
     }
 
     /// The confidence of an answer with this evidence: its score, level and reasons.

@@ -44,11 +44,6 @@ struct ColumnRelevance: Sendable {
         return unrelated.sorted()
     }
 
-    /// How many of `tablesRead` are tables (a view is counted by the tables it reads).
-    func tableCount(of tablesRead: Set<String>) -> Int {
-        tablesRead.filter { schema.table(named: $0)?.kind != .view }.count
-    }
-
     private func isRelated(_ column: ColumnSchema, of table: TableSchema, tableAsked: Bool) -> Bool {
         if isKey(column, of: table) { return true }
         let words = NameWords.ofIdentifier(column.name).filter { $0.count >= 2 }

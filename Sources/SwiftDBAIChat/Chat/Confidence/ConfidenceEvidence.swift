@@ -32,8 +32,9 @@ public struct ConfidenceEvidence: Sendable, Hashable {
     /// Columns the statement reads that nothing in the question, the user's descriptions or the
     /// examples like it points to (`table.column`).
     public var unrelatedColumns: [String]
-    /// The tables the statement reads, as SQLite compiles it (a view counts as the tables it
-    /// reads; a table read twice counts once): the more it joins, the more it can get wrong.
+    /// How many tables a read reads, as SQLite compiles it (a view counts as the tables it reads,
+    /// a table read twice once; 0 for a write, or a read of no table): the more tables it
+    /// combines, the more it can get wrong.
     public var tablesRead: Int
 
     /// Evidence of an answer.

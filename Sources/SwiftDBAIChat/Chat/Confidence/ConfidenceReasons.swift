@@ -10,7 +10,7 @@ struct ConfidenceReasons {
     /// The lowest probability of a token at which the model counts as sure of its statement.
     static let sureProbability = 0.8
 
-    /// The number of tables from which a statement's joins are a reason to check it.
+    /// The number of tables read from which a statement's joins are a reason to check it.
     static let manyTables = 3
 
     var reasons: [AnswerConfidence.Reason] {
@@ -77,7 +77,7 @@ struct ConfidenceReasons {
         }
         if evidence.tablesRead >= Self.manyTables {
             add(.manyTables,
-                "It joins \(evidence.tablesRead) tables: a join along the wrong key or through the wrong table still returns rows.",
+                "It reads \(evidence.tablesRead) tables: a join along the wrong key or through the wrong table still returns rows.",
                 supports: false)
         }
         if isWrite {

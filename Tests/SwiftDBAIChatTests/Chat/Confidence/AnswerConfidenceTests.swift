@@ -32,7 +32,7 @@ struct AnswerConfidenceTests {
             .candidatesDisagree, .modelUnsure, .failedFirst, .repaired, .lookedAgain, .nullResult, .doubts, .unrelatedColumns, .manyTables,
             .write,
         ])
-        #expect(reasons[8].message.hasPrefix("It joins 4 tables"))
+        #expect(reasons[8].message.hasPrefix("It reads 4 tables"))
         #expect(!reasonsOf(ConfidenceEvidence(tokens: Self.sure, tablesRead: 2)).contains { $0.code == .manyTables })
         #expect(reasons.filter(\.supportsAnswer).map(\.code) == [.write])
         #expect(reasons[0].message.contains("1 of 3 return these rows"))
@@ -68,6 +68,7 @@ struct AnswerConfidenceTests {
             CREATE TABLE album (id INTEGER PRIMARY KEY, artist_id INTEGER REFERENCES artist(id), title TEXT);
             CREATE TABLE track (id INTEGER PRIMARY KEY, album_id INTEGER REFERENCES album(id), name TEXT);
             CREATE VIEW album_tracks AS SELECT album.title, track.name FROM album JOIN track ON track.album_id = album.id;
+            CREATE VIEW artist_tracks AS SELECT artist.name AS artist, album_tracks.name FROM album_tracks JOIN album ON album.title = album_tracks.title JOIN artist ON artist.id = album.artist_id;
             INSERT INTO artist VALUES (1, 'A'); INSERT INTO album VALUES (1, 1, 'X'); INSERT INTO track VALUES (1, 1, 'T');
             """)
         let statements = [
@@ -75,6 +76,11 @@ struct AnswerConfidenceTests {
             ("SELECT artist.name, COUNT(*) FROM artist JOIN album ON album.artist_id = artist.id JOIN track ON track.album_id = album.id GROUP BY artist.name", 3),
             ("SELECT title, COUNT(*) FROM album_tracks GROUP BY title", 2),
             ("SELECT a.title FROM album a JOIN album b ON b.artist_id = a.artist_id", 1),
+            ("SELECT 1", 0),
+            ("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3) SELECT i FROM n", 0),
+            ("WITH named AS (SELECT name FROM artist) SELECT COUNT(*) FROM named", 1),
+            ("SELECT artist, COUNT(*) FROM artist_tracks GROUP BY artist", 3),
+            ("SELECT name FROM pragma_table_info('track')", 0),
         ]
         for (sql, count) in statements {
             let engine = ChatEngine(
@@ -84,6 +90,9 @@ struct AnswerConfidenceTests {
             #expect(response.confidence.evidence.tablesRead == count, "\(sql)")
             #expect(response.confidence.reasons.contains { $0.code == .manyTables } == (count >= 3), "\(sql)")
         }
+        // The model's feature: tables beyond the first, at most three.
+        let joined = [0, 1, 2, 4, 9].map { ConfidenceModel.Feature.joinedTables.value(ConfidenceEvidence(tablesRead: $0)) }
+        #expect(joined == [0, 0, 1, 3, 3])
     }
 
     @Test("with candidate sampling when unsure, candidates are written exactly when the score without them is in the vote band")
