@@ -12,10 +12,11 @@ log-probabilities, whether it was right) and the vote of the first K statements,
 logistic models (L2-regularised, numpy) with the features ConfidenceModel.swift computes: without
 and with a vote, with and without the token features. Then it simulates the policy `ask` follows
 (no vote when the score without one is outside the vote band, else K statements vote) for a grid of
-thresholds and bands, and chooses the one that writes the fewest candidates among those whose
-high answers are right at least --precision of the time on every set, with at most --low-ratio
-times as many answers marked low as answered wrong on every set (when none is that precise: of
-those that keep the share marked low on every set, the one whose worst set is most precise); a leave-one-set-out run says how
+thresholds and bands (a band holds the threshold and has at least --min-vote-share of the answers
+vote), and chooses the one that writes the fewest candidates among those whose high answers are
+right at least --precision of the time on every set, with at most --low-ratio times as many
+answers marked low as answered wrong on the sets together (when none is that precise on every
+set: the one whose worst set is most precise); a leave-one-set-out run says how
 far each set moves when it was not in the fit. It prints, per set, accuracy, the share marked low,
 how often high is right and low is wrong, the share of questions that wrote candidates, and the
 trade-off curve (flag the lowest-scored: accuracy of the rest), and with --swift writes the table.
@@ -27,6 +28,7 @@ import json
 import math
 import os
 import sys
+import textwrap
 
 import numpy as np
 
@@ -231,24 +233,29 @@ def per_set(items, models, threshold, band, tokens=True):
             for name in names]
 
 
-def choose(items, models, precision, low_ratio):
-    """The threshold and band that meet the goals on every set (high answers right at least
-    `precision` of the time, at most `low_ratio` answers marked low per answer wrong) with the fewest
-    votes, then the fewest answers marked low. When no choice meets them on every set: of those that
-    keep the share marked low on every set, the one whose worst set's high answers are right most
-    often."""
+def choose(items, models, precision, low_ratio, min_vote_share):
+    """The threshold and band whose high answers are right at least `precision` of the time on
+    every set, with at most `low_ratio` answers marked low per answer wrong on the sets together
+    (a set the model answers nearly all right has one or two wrong answers: a ratio on it alone is
+    noise), with the fewest votes, then the fewest answers marked low. When no choice is that
+    precise on every set: the one whose worst set's high answers are right most often. Either way the band holds the threshold and has at least `min_vote_share` of the answers
+    vote: the dev sets are easier than a new database, where the vote is the evidence a wrong
+    answer leaves most often."""
     best = None
     for threshold in [t / 100 for t in range(50, 96)]:
         for lower in [t / 100 for t in range(5, 96, 5)]:
             for upper in [t / 100 for t in range(5, 101, 5)] + [1.01]:
-                if upper <= lower:
+                # The band holds the threshold: a vote is for the answers near it, which it can move.
+                if upper <= lower or not lower <= threshold < upper:
                     continue
                 band = (lower, upper)
-                sets = per_set(items, models, threshold, band)
-                if any(stats["low_share"] > low_ratio * stats["wrong_share"] + 1e-9 for stats in sets):
-                    continue
-                worst = min(stats["high_right"] for stats in sets)
                 stats = summary(simulate(items, models, threshold, band), threshold)
+                if stats["voted_share"] < min_vote_share:
+                    continue
+                if stats["low_share"] > low_ratio * stats["wrong_share"] + 1e-9:
+                    continue
+                sets = per_set(items, models, threshold, band)
+                worst = min(one["high_right"] for one in sets)
                 key = (worst < precision, -min(worst, precision), round(stats["voted_share"], 3),
                        round(stats["low_share"], 3), -stats["accuracy"])
                 if best is None or key < best[0]:
@@ -257,20 +264,20 @@ def choose(items, models, precision, low_ratio):
 
 
 def choose_band_without_tokens(items, models, threshold, precision, low_ratio):
-    """The vote band for answers without token log-probabilities, at the same threshold, judged
-    set by set as the threshold is: the one that meets the goals on every set with the fewest
-    votes; else, of those that keep the share marked low on every set, the one whose worst set's
-    high answers are right most often; else the one whose worst set is most precise."""
+    """The vote band for answers without token log-probabilities, at the same threshold, judged as
+    the threshold is (high right on every set, the share marked low on the sets together): the one
+    that meets the goals with the fewest votes; else, of those that keep the share marked low, the
+    one whose worst set's high answers are right most often; else the one whose worst set is most
+    precise."""
     ranked = []
     for lower in [t / 100 for t in range(5, 96, 5)]:
         for upper in [t / 100 for t in range(5, 101, 5)] + [1.01]:
             if upper <= lower:
                 continue
-            sets = per_set(items, models, threshold, (lower, upper), tokens=False)
-            worst = min(stats["high_right"] for stats in sets)
-            keeps_low = all(stats["low_share"] <= low_ratio * stats["wrong_share"] + 1e-9 for stats in sets)
-            meets = keeps_low and worst >= precision
+            worst = min(one["high_right"] for one in per_set(items, models, threshold, (lower, upper), tokens=False))
             stats = summary(simulate(items, models, threshold, (lower, upper), tokens=False), threshold)
+            keeps_low = stats["low_share"] <= low_ratio * stats["wrong_share"] + 1e-9
+            meets = keeps_low and worst >= precision
             key = (not meets, not keeps_low, round(stats["voted_share"], 3) if meets else -worst,
                    round(stats["low_share"], 3), -stats["accuracy"])
             ranked.append((key, (lower, upper)))
@@ -291,9 +298,11 @@ def swift_table(models, threshold, band, sets, band_without_tokens):
         return f"Weights(intercept: {model['intercept']:.4f}, features: [\n" + "\n".join(lines) + "\n        ])"
     def bounds(band):
         return f"{band[0]:.2f}..<" + ("1.01" if band[1] > 1 else f"{band[1]:.2f}")
+    names = textwrap.wrap(f"({', '.join(sets)}), written by `Scripts/calibrate_confidence.py`.", 96, break_on_hyphens=False)
+    doc = "\n".join(f"    /// {line}" for line in names)
     return f"""extension ConfidenceModel {{
     /// The weights fitted with the local Qwen2.5-Coder-1.5B on the development sets
-    /// ({", ".join(sets)}), written by `Scripts/calibrate_confidence.py`.
+{doc}
     package static let standard = ConfidenceModel(
         unvoted: {weights(models["unvoted"])},
         voted: {weights(models["voted"])},
@@ -319,13 +328,15 @@ def main():
     parser.add_argument("--candidates", type=int, default=3, help="the statements of a vote (the default of --llm-candidates)")
     parser.add_argument("--precision", type=float, default=0.88, help="the least share of high answers right, on the dev sets")
     parser.add_argument("--low-ratio", type=float, default=1.4, help="the most answers marked low per answer wrong")
+    parser.add_argument("--min-vote-share", type=float, default=0.3,
+                        help="the least share of the dev answers whose score puts them in the vote band")
     parser.add_argument("--swift", help="write the Swift table to this file")
     options = parser.parse_args()
     items = examples(load(options.outputs), options.candidates)
     if not items:
         raise SystemExit("no answered question in the files")
     models = fit_all(items)
-    chosen = choose(items, models, options.precision, options.low_ratio)
+    chosen = choose(items, models, options.precision, options.low_ratio, options.min_vote_share)
     if chosen is None:
         raise SystemExit("no threshold and band meet the goals on these sets")
     key, threshold, band = chosen
@@ -342,7 +353,7 @@ def main():
         rest = [item for item in items if item["set"] != name]
         held = [item for item in items if item["set"] == name]
         fitted = fit_all(rest)
-        again = choose(rest, fitted, options.precision, options.low_ratio)
+        again = choose(rest, fitted, options.precision, options.low_ratio, options.min_vote_share)
         if again is None:
             print(f"{name:22s} no choice meets the goals without it")
             continue
