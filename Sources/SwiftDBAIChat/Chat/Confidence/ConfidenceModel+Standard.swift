@@ -1,26 +1,24 @@
 extension ConfidenceModel {
     /// The weights fitted with the local Qwen2.5-Coder-1.5B on the development sets
-    /// (chinook-dev, clinic-heldout, library-heldout, northwind-check, northwind-heldout,
-    /// tickets-heldout), written by `Scripts/calibrate_confidence.py`.
+    /// (chinook-dev, clinic-heldout, northwind-check, northwind-heldout), written by `Scripts/calibrate_confidence.py`.
     package static let standard = ConfidenceModel(
-        unvoted: Weights(intercept: 2.4283, features: [
-            .minLogprob: 0.2708, .hesitations: -0.5986, .askedAfresh: -0.8690, .lookedAgain: -0.2837,
-            .replaced: -0.2837, .emptyResult: 0.0000, .nullResult: 0.0000, .doubts: -1.1517,
-            .unrelatedColumns: -0.6751, .joinedTables: -0.2906,
+        unvoted: Weights(intercept: 2.0315, features: [
+            .minLogprob: 0.1992, .hesitations: -0.4261, .askedAfresh: -0.8668, .lookedAgain: -0.3662,
+            .replaced: -0.3662, .emptyResult: 0.0000, .nullResult: 0.0000, .doubts: -0.5867,
+            .unrelatedColumns: -0.6200,
         ]),
-        voted: Weights(intercept: 2.6827, features: [
-            .hesitations: -0.3297, .askedAfresh: -0.5955, .lookedAgain: -0.0096, .replaced: -0.0096,
-            .emptyResult: 0.0000, .nullResult: 0.0000, .doubts: -1.0882, .unrelatedColumns: -0.7962,
-            .joinedTables: -0.1174, .disagreement: -1.8959,
+        voted: Weights(intercept: 2.2644, features: [
+            .hesitations: -0.1795, .askedAfresh: -0.5874, .lookedAgain: -0.1985, .replaced: -0.1985,
+            .emptyResult: 0.0000, .nullResult: 0.0000, .doubts: -0.5983, .unrelatedColumns: -0.6330,
+            .disagreement: -1.8172,
         ]),
-        unvotedWithoutTokens: Weights(intercept: 1.7719, features: [
-            .failedStatements: -0.2517, .repaired: -0.1286, .askedAfresh: -0.9611, .lookedAgain: -0.2904,
-            .replaced: -0.2904, .emptyResult: 0.0000, .nullResult: 0.0000, .doubts: -1.3512,
-            .unrelatedColumns: -0.8270, .joinedTables: -0.4507,
+        unvotedWithoutTokens: Weights(intercept: 1.5008, features: [
+            .failedStatements: -0.0290, .askedAfresh: -1.0591, .lookedAgain: -0.3346, .replaced: -0.3346,
+            .emptyResult: 0.0000, .nullResult: 0.0000, .doubts: -0.6868, .unrelatedColumns: -0.7596,
         ]),
-        votedWithoutTokens: Weights(intercept: 2.4322, features: [
-            .failedStatements: -0.0908, .askedAfresh: -0.6360, .emptyResult: 0.0000, .nullResult: 0.0000,
-            .doubts: -1.2119, .unrelatedColumns: -0.8749, .joinedTables: -0.1765, .disagreement: -2.0535,
+        votedWithoutTokens: Weights(intercept: 2.1122, features: [
+            .askedAfresh: -0.6466, .lookedAgain: -0.1822, .replaced: -0.1822, .emptyResult: 0.0000,
+            .nullResult: 0.0000, .doubts: -0.6296, .unrelatedColumns: -0.6729, .disagreement: -1.9039,
         ]),
-        highThreshold: 0.75, voteBand: 0.70..<0.85, voteBandWithoutTokens: 0.65..<0.90)
+        highThreshold: 0.77, voteBand: 0.70..<0.80, voteBandWithoutTokens: 0.05..<0.85)
 }
