@@ -70,15 +70,20 @@ def base_values(evidence, empty, null):
         "null_result": float(null),
         "doubts": float(min(2, evidence.get("doubts", 0))),
         "unrelated_columns": float(min(3, len(evidence.get("unrelated_columns") or []))),
-        "joined_tables": float(min(3, max(0, evidence.get("tables_read", 1) - 1))),
+        "joined_tables": joined_tables(evidence.get("tables_read", 1)),
     }
+
+
+def joined_tables(tables_read):
+    """The feature of ConfidenceModel.swift: tables read beyond the first, at most 3."""
+    return float(min(3, max(0, tables_read - 1)))
 
 
 def table_values(candidate, base):
     """The joined-tables feature of one candidate's statement (eval outputs that count its tables),
     else the answer's."""
     count = candidate.get("tables_read")
-    return {"joined_tables": float(min(3, max(0, count - 1)))} if count is not None else {"joined_tables": base["joined_tables"]}
+    return {"joined_tables": joined_tables(count) if count is not None else base["joined_tables"]}
 
 
 def vote_of(candidates, k):
@@ -238,9 +243,10 @@ def choose(items, models, precision, low_ratio, min_vote_share):
     every set, with at most `low_ratio` answers marked low per answer wrong on the sets together
     (a set the model answers nearly all right has one or two wrong answers: a ratio on it alone is
     noise), with the fewest votes, then the fewest answers marked low. When no choice is that
-    precise on every set: the one whose worst set's high answers are right most often. Either way the band holds the threshold and has at least `min_vote_share` of the answers
-    vote: the dev sets are easier than a new database, where the vote is the evidence a wrong
-    answer leaves most often."""
+    precise on every set: the one whose worst set's high answers are right most often. Either way
+    the band holds the threshold and has at least `min_vote_share` of the answers vote: the dev
+    sets are easier than a new database, where the vote is the evidence a wrong answer leaves
+    most often."""
     best = None
     for threshold in [t / 100 for t in range(50, 96)]:
         for lower in [t / 100 for t in range(5, 96, 5)]:
