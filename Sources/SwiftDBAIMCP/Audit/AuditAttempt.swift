@@ -18,23 +18,8 @@ final class AuditAttempt: Sendable {
     private let logger: Logger
     /// The call's arguments, kept for a read's line (`--audit-reads`).
     private let arguments: [String: Value]?
-    private let state: Mutex<State>
-
-    private struct State {
-        /// Shared by the lines of the current run; a new one after each outcome.
-        var id = AuditAttempt.newID()
-        var database: (name: String, file: String)?
-        var statements: [BoundStatement] = []
-        var confirmation: AuditConfirmation?
-        /// A write attempt (else, a read).
-        var isWrite: Bool
-        /// The outcome line of the current run is written (or failed after it had committed).
-        var isFinished = false
-        /// The last run rolled back (its line written), when nothing else happened since.
-        var rollback: SwiftDBAIError?
-        /// Nothing ran yet: a confirmation was asked for.
-        var awaitingConfirmation = false
-    }
+    /// Where the call stands (``AuditAttemptState``), and the database it works on.
+    private let state: Mutex<(life: AuditAttemptState, database: (name: String, file: String)?)>
 
     /// - Parameter isWrite: the tool writes (a write tool or a canned write); `ask` becomes a
     ///   write attempt when its model proposes a write.
@@ -44,10 +29,10 @@ final class AuditAttempt: Sendable {
         self.client = client
         self.logger = logger
         self.arguments = log.settings.recordsReads ? arguments : nil
-        state = Mutex(State(isWrite: isWrite))
+        state = Mutex((AuditAttemptState(kind: isWrite ? .write : .read, newID: Self.newID), nil))
     }
 
-    static func newID() -> String { UUID().uuidString.lowercased() }
+    @Sendable static func newID() -> String { UUID().uuidString.lowercased() }
 
     // MARK: - What the call does
 
@@ -59,18 +44,13 @@ final class AuditAttempt: Sendable {
 
     /// The call is about to write these statements.
     func beginWrite(_ statements: [BoundStatement], confirmation: AuditConfirmation? = nil) {
-        state.withLock { state in
-            state.isWrite = true
-            state.statements = statements
-            state.rollback = nil
-            if let confirmation { state.confirmation = confirmation }
-        }
+        state.withLock { $0.life.beginWrite(statements, confirmation: confirmation) }
     }
 
     /// The write waits for the user's confirmation: nothing ran (a preview and a token, or an
     /// `input_required` result).
     func awaitConfirmation() {
-        state.withLock { $0.awaitingConfirmation = true }
+        state.withLock { $0.life.awaitConfirmation() }
     }
 
     /// The journal of the executor that runs the write, for a write confirmed as `confirmation`
@@ -84,10 +64,8 @@ final class AuditAttempt: Sendable {
     /// Writes the `pending` line, durably, before the commit.
     func prepare(_ write: JournaledWrite, confirmation: AuditConfirmation) throws(AuditLogError) {
         let (record, id) = state.withLock { state in
-            state.isWrite = true
-            state.statements = write.statements
-            state.confirmation = confirmation
-            return (self.record(.pending, state), state.id)
+            state.life.prepare(write.statements, confirmation: confirmation)
+            return (self.record(.pending, state), state.life.id)
         }
         var line = record
         line.setChanges(write)
@@ -101,9 +79,8 @@ final class AuditAttempt: Sendable {
     /// start-up checks it against the database and completes the log).
     func committed(_ write: JournaledWrite) {
         let (record, id) = state.withLock { state in
-            state.isFinished = true
-            state.rollback = nil
-            return (self.record(.committed, state), state.id)
+            state.life.commit()
+            return (self.record(.committed, state), state.life.id)
         }
         var line = record
         line.setChanges(write)
@@ -119,14 +96,9 @@ final class AuditAttempt: Sendable {
     /// could not be written either).
     func rolledBack(_ statements: [BoundStatement], prepared: JournaledWrite?, error: SwiftDBAIError) {
         let (line, id) = state.withLock { state in
-            state.isWrite = true
-            state.statements = statements
-            var line = self.record(error.code == .auditLogFailed ? .refused : .rolledBack, state)
+            let (id, outcome) = state.life.rollBack(statements, code: error.code)
+            var line = self.record(outcome, state, id: id)
             line.setReason(code: error.code.rawValue, message: error.description)
-            let id = state.id
-            state.id = Self.newID()
-            state.isFinished = false
-            state.rollback = error
             return (line, id)
         }
         do {
@@ -151,29 +123,12 @@ final class AuditAttempt: Sendable {
     /// Ends the attempt with an error the call threw, or (`failure` nil) a success.
     func finish(failure: (code: String, message: String)?, structured: Value? = nil) {
         let line = state.withLock { state -> AuditRecord? in
-            guard !state.isFinished else { return nil }
-            state.isFinished = true
-            if state.isWrite {
-                // The run that rolled back is the call's outcome, already written — unless the call
-                // then went on to a confirmation: a new preview awaited, declined or refused.
-                if state.rollback != nil, !state.awaitingConfirmation, !Self.isConfirmationRefusal(failure?.code) {
-                    return nil
-                }
-                var line = record(.refused, state)
-                if let failure {
-                    line.setReason(code: failure.code, message: failure.message)
-                } else if state.awaitingConfirmation {
-                    line.setReason(
-                        code: SwiftDBAIError.Code.confirmationRequired.rawValue,
-                        message: "Nothing ran: a preview was returned and the user's confirmation is awaited.")
-                } else {
-                    line.setReason(code: "not_run", message: "The call ended without running the write.")
-                }
-                return line
-            }
-            guard log.settings.recordsReads else { return nil }
-            var line = record(failure == nil ? .read : .failed, state)
-            if let failure { line.setReason(code: failure.code, message: failure.message) }
+            let reason = failure.map { AuditAttemptState.Reason(code: $0.code, message: $0.message) }
+            guard let ending = state.life.finish(failure: reason) else { return nil }
+            if state.life.kind == .read, !log.settings.recordsReads { return nil }
+            var line = record(ending.outcome, state)
+            if let reason = ending.reason { line.setReason(code: reason.code, message: reason.message) }
+            guard state.life.kind == .read else { return line }
             if let arguments {
                 // The statement and values a read was given; other arguments by name only.
                 line["arguments"] = .array(arguments.keys.sorted().map { .string($0) })
@@ -193,20 +148,18 @@ final class AuditAttempt: Sendable {
         }
     }
 
-    /// A refusal that comes from a confirmation asked after a run had rolled back.
-    static func isConfirmationRefusal(_ code: String?) -> Bool {
-        guard let code else { return false }
-        return [SwiftDBAIError.Code.confirmationDeclined.rawValue, SwiftDBAIError.Code.invalidConfirmationToken.rawValue].contains(code)
-    }
-
-    /// The fields every line of the attempt shares.
-    private func record(_ outcome: AuditOutcome, _ state: State) -> AuditRecord {
-        var line = AuditRecord(id: state.id, kind: state.isWrite ? "write" : "read", tool: tool, client: client, outcome: outcome)
+    /// The fields every line of the attempt shares (`id`: the run's, when it is not the current
+    /// one).
+    private func record(
+        _ outcome: AuditOutcome, _ state: (life: AuditAttemptState, database: (name: String, file: String)?), id: String? = nil
+    ) -> AuditRecord {
+        let life = state.life
+        var line = AuditRecord(id: id ?? life.id, kind: life.kind.rawValue, tool: tool, client: client, outcome: outcome)
         if let database = state.database { line.setDatabase(name: database.name, file: database.file) }
-        if state.isWrite || !state.statements.isEmpty {
-            line.setStatements(state.statements, redacting: log.settings.redactsValues)
+        if life.kind == .write || !life.statements.isEmpty {
+            line.setStatements(life.statements, redacting: log.settings.redactsValues)
         }
-        if let confirmation = state.confirmation, state.isWrite { line["confirmation"] = .string(confirmation.rawValue) }
+        if let confirmation = life.confirmation, life.kind == .write { line["confirmation"] = .string(confirmation.rawValue) }
         return line
     }
 }
