@@ -33,9 +33,8 @@ struct ConfirmationRoundTrip: Sendable {
     ///
     /// - Throws: -32602 for `inputResponses` or `requestState` of the wrong type.
     init(_ context: RequestContext, signer: RequestStateSigner) throws(ProtocolError) {
-        self.signer = signer
-        elicits = context.client.supportsElicitation
-        requestState = try context.string("requestState")
+        let requestState = try context.string("requestState")
+        let response: Response?
         switch context.params["inputResponses"] {
         case nil, .null?:
             response = nil
@@ -44,6 +43,16 @@ struct ConfirmationRoundTrip: Sendable {
         default:
             throw .invalidParams("Invalid params: inputResponses must be an object.")
         }
+        self.init(
+            signer: signer, elicits: context.client.supportsElicitation, requestState: requestState, response: response)
+    }
+
+    /// The round trip of a call whose facts are known.
+    init(signer: RequestStateSigner, elicits: Bool, requestState: String?, response: Response?) {
+        self.signer = signer
+        self.elicits = elicits
+        self.requestState = requestState
+        self.response = response
     }
 
     /// What a state names once checked.
