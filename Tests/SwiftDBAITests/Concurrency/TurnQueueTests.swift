@@ -9,7 +9,7 @@ actor TurnLog {
     func append(_ event: String) { events.append(event) }
 }
 
-@Suite("TurnQueue: first come, first served; shared together, exclusive alone")
+@Suite("TurnQueue: first come, first served; shared together, exclusive alone", .timeLimit(.minutes(1)))
 struct TurnQueueTests {
     @Test("shared turns run together")
     func sharedTogether() async throws {
@@ -17,7 +17,19 @@ struct TurnQueueTests {
         let first = queue.take(.shared)
         let second = queue.take(.shared)
         try await first.begin()
-        try await second.begin()  // would wait forever if shared turns excluded each other
+        // The second begins while the first is held; if shared turns excluded each other it would
+        // wait forever: the deadline turns that into a failure (and cancels the wait).
+        let began = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { (try? await second.begin()) != nil && !Task.isCancelled }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        #expect(began, "a shared turn waited for another shared turn")
         first.end()
         second.end()
     }
