@@ -34,8 +34,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // `swift package generate-documentation --target SwiftDBAI` (and `--target SwiftDBAIChat`): the
-        // Documentation.docc catalog of each.
+        // `swift package generate-documentation --target SwiftDBAI` (and `--target SwiftDBAIChat`,
+        // `--target SwiftDBAIMCP`): the Documentation.docc catalog of each.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [

@@ -36,7 +36,6 @@ struct AggregateTool: DatabaseTool {
     }
 
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
-        try arguments.requireOnly(["table", "function", "column", "where", "group_by", "order", "limit", "cursor"])
         let functionName = try arguments.requiredString("function")
         guard let function = AggregateRequest.Function(rawValue: functionName.lowercased()) else {
             throw ToolCallError(

@@ -36,7 +36,6 @@ struct AskTool: DatabaseTool {
     }
 
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
-        try arguments.requireOnly(["question", "conversation_id"])
         let question = try arguments.requiredString("question")
         guard let chat = context.chat else {
             throw ToolCallError(ToolRegistry.unavailableMessage(named: context.naming.name(name)), code: .noLanguageModel)
@@ -96,7 +95,6 @@ struct AskTool: DatabaseTool {
     /// With several databases and none named: the database of the conversation being followed
     /// up, else the one the question is about.
     func callAcrossDatabases(_ arguments: ToolArguments, catalog: DatabaseCatalog) async throws -> ToolOutput {
-        try arguments.requireOnly(["question", "conversation_id"])
         let question = try arguments.requiredString("question")
         var chosen: ServedDatabase?
         if let id = try arguments.string("conversation_id"), let name = await catalog.chat?.conversations.database(of: id) {

@@ -117,10 +117,6 @@ struct CannedQueryTool: DatabaseTool {
     }
 
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
-        var known = Set(parameters)
-        if operation.isWrite { known.insert(Self.confirmArgument) }
-        if pages { known.insert("cursor") }
-        try arguments.requireOnly(known)
         var values: [String: SQLValue] = [:]
         var missing: [String] = []
         for parameter in parameters {

@@ -32,7 +32,6 @@ struct DeleteTool: DatabaseTool {
     }
 
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
-        try arguments.requireOnly(["table", "where", "all_rows", "sql", "params", "confirm"])
         let statements = try await WriteStatements.resolve(
             arguments, structuredArguments: ["table", "where", "all_rows"], executor: context.executor
         ) { builder in

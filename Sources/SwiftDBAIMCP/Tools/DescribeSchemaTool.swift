@@ -14,8 +14,6 @@ struct DescribeSchemaTool: DatabaseTool {
     let operation = SQLOperation.select
     let scope = DatabaseScope.optional
 
-    static let arguments: Set<String> = ["table", "search", "cursor", "include_samples"]
-
     var definition: Tool {
         Tool(
             name: name,
@@ -73,7 +71,6 @@ struct DescribeSchemaTool: DatabaseTool {
 
     /// With several databases and none named: each database, what it holds and its tables.
     func callAcrossDatabases(_ arguments: ToolArguments, catalog: DatabaseCatalog) async throws -> ToolOutput {
-        try arguments.requireOnly(Self.arguments)
         guard !arguments.has("table"), !arguments.has("search"), !arguments.has("cursor") else {
             throw ToolCallError("table, search and cursor need database: \(catalog.missingDatabaseMessage)", code: .invalidArguments)
         }
@@ -130,7 +127,6 @@ struct DescribeRequest: Sendable {
 
     init(_ arguments: ToolArguments, database: String) throws(ToolCallError) {
         self.database = database
-        try arguments.requireOnly(DescribeSchemaTool.arguments)
         tables = try arguments.nameList("table", what: "a table or view name or a list of them")
         search = try arguments.string("search")?.trimmingCharacters(in: .whitespacesAndNewlines)
         cursor = try arguments.string("cursor")

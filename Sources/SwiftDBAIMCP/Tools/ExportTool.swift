@@ -33,7 +33,6 @@ struct ExportTool: DatabaseTool {
     }
 
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
-        try arguments.requireOnly(["sql", "params", "format", "file_name"])
         let sql = try arguments.requiredString("sql")
         let parameters = try arguments.sqlArguments()
         let formatName = try arguments.string("format") ?? "csv"

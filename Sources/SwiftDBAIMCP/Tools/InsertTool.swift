@@ -29,7 +29,6 @@ struct InsertTool: DatabaseTool {
     }
 
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
-        try arguments.requireOnly(["table", "rows", "sql", "params", "confirm"])
         let statements = try await WriteStatements.resolve(
             arguments, structuredArguments: ["table", "rows"], executor: context.executor
         ) { builder in

@@ -31,7 +31,6 @@ struct QueryTool: DatabaseTool {
     }
 
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
-        try arguments.requireOnly(["sql", "params", "max_rows", "cursor"])
         let sql = try arguments.requiredString("sql")
         let parameters = try arguments.sqlArguments()
         let maxRows = try arguments.integer("max_rows")

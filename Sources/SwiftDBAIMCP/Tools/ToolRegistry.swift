@@ -14,6 +14,9 @@ struct ToolRegistry: Sendable {
     let naming: ToolNaming
     /// The databases served, by name; with several, the database tools take a `database` argument.
     let databaseNames: [String]
+    /// The arguments each tool takes, by tool name: the properties of its input schema, read once.
+    /// A call with any other argument is refused, so a typo (`wher`) is not silently ignored.
+    private let argumentNames: [String: Set<String>]
 
     init(
         allowlist: OperationAllowlist, naming: ToolNaming = .plain, tools: [any DatabaseTool] = ToolRegistry.databaseTools,
@@ -24,6 +27,16 @@ struct ToolRegistry: Sendable {
         self.tools = tools
         self.cannedQueries = cannedQueries
         self.databaseNames = databaseNames
+        var argumentNames: [String: Set<String>] = [:]
+        for tool in tools + cannedQueries.map({ $0 as any DatabaseTool }) {
+            argumentNames[tool.name] = Self.argumentNames(of: tool.definition)
+        }
+        self.argumentNames = argumentNames
+    }
+
+    /// The property names of a tool's input schema.
+    static func argumentNames(of definition: Tool) -> Set<String> {
+        Set(definition.inputSchema.objectValue?["properties"]?.objectValue?.keys ?? [:].keys)
     }
 
     /// True when the tools take a `database` argument.
@@ -100,10 +113,13 @@ struct ToolRegistry: Sendable {
         do {
             var arguments = arguments ?? [:]
             var output: ToolOutput
-            if let database = try database(of: tool, arguments: &arguments, catalog: catalog) {
-                output = try await tool.call(ToolArguments(arguments), context: catalog.context(database))
+            let database = try database(of: tool, arguments: &arguments, catalog: catalog)
+            let toolArguments = ToolArguments(arguments)
+            try toolArguments.requireOnly(argumentNames[tool.name] ?? [])
+            if let database {
+                output = try await tool.call(toolArguments, context: catalog.context(database))
             } else {
-                output = try await tool.callAcrossDatabases(ToolArguments(arguments), catalog: catalog)
+                output = try await tool.callAcrossDatabases(toolArguments, catalog: catalog)
             }
             let meta = viewMeta(&output, catalog: catalog)
             return Self.makeResult([.text(text: output.text, annotations: nil, _meta: nil)] + output.links, output.structured, nil, meta)

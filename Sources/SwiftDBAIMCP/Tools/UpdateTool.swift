@@ -31,7 +31,6 @@ struct UpdateTool: DatabaseTool {
     }
 
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
-        try arguments.requireOnly(["table", "set", "where", "all_rows", "sql", "params", "confirm"])
         let statements = try await WriteStatements.resolve(
             arguments, structuredArguments: ["table", "set", "where", "all_rows"], executor: context.executor
         ) { builder in

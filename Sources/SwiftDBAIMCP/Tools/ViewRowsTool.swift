@@ -69,7 +69,6 @@ struct ViewRowsTool: DatabaseTool {
     }
 
     func call(_ arguments: ToolArguments, context: ToolCallContext) async throws -> ToolOutput {
-        try arguments.requireOnly(["sql", "params", "source", "cursor"])
         let (sql, params, statement) = try Self.statement(arguments)
         let parameters = try statement.sqlArguments()
         let executor = context.executor
