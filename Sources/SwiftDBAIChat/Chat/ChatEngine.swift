@@ -370,7 +370,7 @@ public actor ChatEngine {
         let mapLimit = max(0, min(ChatPrompt.maxMapCharacters, (room - TokenEstimate.tokens(in: sql + error.description) - 120) * 2))
         let text = ChatPrompt.retry(
             error: error.description,
-            hint: ChatPrompt.hint(for: error.description, schema: schema, statementTables: tables, mapLimit: mapLimit))
+            hint: ChatPrompt.hint(for: SQLiteFailure(error), schema: schema, statementTables: tables, mapLimit: mapLimit))
         if let call = response.toolCalls.first(where: { $0.name == SQLExtractor.toolName }) {
             return [.assistant(response.text, toolCalls: [call]), .tool(text, callID: call.id)]
         }

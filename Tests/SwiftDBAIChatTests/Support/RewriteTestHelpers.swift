@@ -22,6 +22,8 @@ extension SQLRewriteRule {
         to sql: String, question: String = "", error: String? = nil, schema: DatabaseSchema = DatabaseSchema(tables: []),
         profiles: [ColumnProfile] = []
     ) -> String? {
-        rewrite(ParsedStatement(sql, schema: schema), in: RewriteContext(schema: schema, profiles: profiles, question: question, error: error))
+        let context = RewriteContext(
+            schema: schema, profiles: profiles, question: question, failure: error.map { SQLiteFailure(message: $0) })
+        return rewrite(ParsedStatement(sql, schema: schema), in: context)
     }
 }

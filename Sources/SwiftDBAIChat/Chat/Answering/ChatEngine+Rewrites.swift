@@ -17,7 +17,7 @@ extension ChatEngine {
         var (current, currentError) = (statement, error)
         for _ in 0..<Self.maxRepairs {
             var repairContext = context
-            repairContext.error = currentError.description
+            repairContext.failure = SQLiteFailure(currentError)
             guard let step = pipeline.repaired(current.sql, in: repairContext) else { return nil }
             let repaired = RewritePipeline.Rewritten(sql: step.sql, applied: current.applied + step.applied)
             do {

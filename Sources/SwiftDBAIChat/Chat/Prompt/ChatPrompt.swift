@@ -86,16 +86,11 @@ enum ChatPrompt {
     /// along foreign keys. Nil for other errors.
     ///
     /// - Parameter mapLimit: The most characters of the map (fewer when the context has less room).
-    static func hint(for error: String, schema: DatabaseSchema, statementTables: [String] = [], mapLimit: Int = maxMapCharacters) -> String? {
-        let patterns = ["no such table: ", "no such column: "]
-        guard let pattern = patterns.first(where: { error.contains($0) }),
-              let range = error.range(of: pattern) else { return nil }
-        let missing = error[range.upperBound...].prefix { !$0.isWhitespace }
-            .split(separator: ".").last.map(String.init)?
-            .trimmingCharacters(in: CharacterSet(charactersIn: "\"'`[]")) ?? ""
+    static func hint(for failure: SQLiteFailure, schema: DatabaseSchema, statementTables: [String] = [], mapLimit: Int = maxMapCharacters) -> String? {
+        guard let missing = failure.missingNameLastPart else { return nil }
         var lines: [String] = []
         let owners = schema.tables.filter { $0.column(named: missing) != nil }.map(\.name)
-        if pattern.hasPrefix("no such table") {
+        if failure.kind == .noSuchTable {
             lines.append("There is no table \(missing).")
             if !owners.isEmpty { lines.append("\(missing) is a column of \(owners.joined(separator: ", ")).") }
         } else if !owners.isEmpty {

@@ -8,13 +8,13 @@ struct RewriteContext: Sendable {
     var profiles: [ColumnProfile]
     /// The question as asked (guesses only read it).
     var question: String
-    /// SQLite's message for the failed statement (repairs only).
-    var error: String?
+    /// Why SQLite failed the statement (repairs only).
+    var failure: SQLiteFailure?
 
-    init(schema: DatabaseSchema, profiles: [ColumnProfile], question: String, error: String? = nil) {
+    init(schema: DatabaseSchema, profiles: [ColumnProfile], question: String, failure: SQLiteFailure? = nil) {
         self.schema = schema
         self.profiles = profiles
         self.question = question
-        self.error = error
+        self.failure = failure
     }
 }

@@ -46,10 +46,10 @@ struct RewritePipeline: Sendable {
     }
 
     /// A failed statement mended by the first repair that applies to SQLite's error
-    /// (`context.error`), then given the equivalences; nil when no repair applies.
+    /// (`context.failure`), then given the equivalences; nil when no repair applies.
     func repaired(_ sql: String, in context: RewriteContext) -> Rewritten? {
         let statement = ParsedStatement(sql, schema: context.schema)
-        guard statement.isQuery, context.error != nil else { return nil }
+        guard statement.isQuery, context.failure != nil else { return nil }
         for rule in rules where rule.kind == .repair {
             guard let (rewritten, _) = apply(rule, to: statement, in: context) else { continue }
             var result = equivalences(of: rewritten, in: context)

@@ -58,7 +58,7 @@ struct RewritePipelineTests {
         let context = RewriteContext(schema: schema, profiles: [], question: "")
         #expect(RewritePipeline.standard.repaired(sql, in: context) == nil)
         var failed = context
-        failed.error = "no such column: T1.Country"
+        failed.failure = SQLiteFailure(message: "no such column: T1.Country")
         let repaired = try #require(RewritePipeline.standard.repaired(sql, in: failed))
         #expect(repaired.applied.map(\.rule) == ["column_qualifier"] && repaired.applied.map(\.kind) == [.repair])
         #expect(repaired.sql.contains("WHERE T2.Country = 'USA'"))
@@ -77,7 +77,7 @@ struct RewritePipelineTests {
         var context = RewriteContext(schema: schema, profiles: profiles, question: "Which products cost more than $200, rounded to two decimals?")
         #expect(RewritePipeline.standard.equivalences(of: sql, in: context) == .init(sql: sql, applied: []))
         #expect(RewritePipeline.standard.guesses(of: sql, in: context).isEmpty)
-        context.error = "no such column: x.y"
+        context.failure = SQLiteFailure(message: "no such column: x.y")
         #expect(RewritePipeline.standard.repaired(sql, in: context) == nil)
     }
 

@@ -17,9 +17,9 @@ struct ColumnQualifierRepair: SQLRewriteRule {
     let kind = SQLRewriteKind.repair
 
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
-        guard let error = context.error else { return nil }
+        guard let failure = context.failure else { return nil }
         let (sql, schema) = (statement.sql, context.schema)
-        guard let (qualifier, column) = Self.missingQualifiedColumn(in: error) else { return nil }
+        guard let (qualifier, column) = failure.missingQualifiedColumn else { return nil }
         let tokens = statement.codeTokens
         let aliases = statement.references.map { (alias: $0.alias, table: $0.table) }
         if let renamed = Self.aliasRestored(sql, qualifier: qualifier, column: column, tokens: tokens, aliases: aliases, schema: schema) {
@@ -63,15 +63,6 @@ struct ColumnQualifierRepair: SQLRewriteRule {
                 && (index == 0 || tokens[index - 1].text != ".") && tokens[index + 2].kind != .symbol
         }.map { SQLTokens.Edit(range: tokens[$0].range, text: aliased.alias) }
         return edits.isEmpty ? nil : SQLTokens.applying(edits, to: sql)
-    }
-
-    /// `("T2", "Country")` from an error that says `no such column: T2.Country`.
-    static func missingQualifiedColumn(in error: String) -> (String, String)? {
-        guard let range = error.range(of: "no such column: ") else { return nil }
-        let words = SQLTokens(String(error[range.upperBound...])).tokens.prefix(3)
-        guard words.count == 3, words[words.startIndex + 1].text == ".",
-              words[words.startIndex].kind != .symbol, words[words.startIndex + 2].kind != .symbol else { return nil }
-        return (words[words.startIndex].text, words[words.startIndex + 2].text)
     }
 
     private static func neighbours(of table: TableSchema, in schema: DatabaseSchema) -> [TableSchema] {

@@ -15,12 +15,12 @@ struct FoldedNameRepair: SQLRewriteRule {
     let kind = SQLRewriteKind.repair
 
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
-        guard let error = context.error else { return nil }
+        guard let failure = context.failure else { return nil }
         let schema = context.schema
-        if let table = JoinBridgeRepair.missingBareName(after: "no such table: ", in: error) {
+        if let table = failure.missingBareTable {
             return Self.repairedTable(table, in: statement, schema: schema)
         }
-        if let column = JoinBridgeRepair.missingBareColumn(in: error) {
+        if let column = failure.missingBareColumn {
             return Self.repairedColumn(column, in: statement, schema: schema)
         }
         return nil

@@ -13,8 +13,7 @@ struct ForeignFunctionRepair: SQLRewriteRule {
     let kind = SQLRewriteKind.repair
 
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
-        guard let error = context.error else { return nil }
-        guard error.contains("no such function") else { return nil }
+        guard context.failure?.kind == .noSuchFunction else { return nil }
         return Self.rewritten(statement.sql, tokens: statement.codeTokens)
     }
 

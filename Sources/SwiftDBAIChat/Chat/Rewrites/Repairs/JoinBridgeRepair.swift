@@ -21,16 +21,16 @@ struct JoinBridgeRepair: SQLRewriteRule {
     static let maxKeys = 2
 
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
-        guard let error = context.error else { return nil }
+        guard let failure = context.failure else { return nil }
         let (sql, schema, tokens, references) = (statement.sql, context.schema, statement.codeTokens, statement.references)
         let missing: (qualifier: String, column: String)
-        if let bare = Self.missingBareColumn(in: error) {
+        if let bare = failure.missingBareColumn {
             // A bare name in a statement of one table: the name is read as that table's.
             guard references.count == 1, let only = references.first,
                   !SQLIdentifier.same(only.alias, bare) || SQLIdentifier.same(only.table, bare)
             else { return nil }
             missing = (only.alias, bare)
-        } else if let qualified = ColumnQualifierRepair.missingQualifiedColumn(in: error) {
+        } else if let qualified = failure.missingQualifiedColumn {
             missing = qualified
         } else {
             return nil
@@ -40,7 +40,7 @@ struct JoinBridgeRepair: SQLRewriteRule {
               let table = schema.table(named: reference.table), table.column(named: column) == nil,
               let (path, owner) = Self.bridge(from: table.name, to: column, avoiding: references, schema: schema)
         else { return nil }
-        if Self.missingBareColumn(in: error) != nil, !Self.followsReferences(path, from: table.name) { return nil }
+        if failure.missingBareColumn != nil, !Self.followsReferences(path, from: table.name) { return nil }
 
         var aliases: [String: String] = [SQLIdentifier.foldCase(table.name): reference.alias]
         var used = Set(references.map { SQLIdentifier.foldCase($0.alias) })
@@ -78,22 +78,6 @@ struct JoinBridgeRepair: SQLRewriteRule {
             edits.append(SQLTokens.Edit(range: sql.endIndex..<sql.endIndex, text: " " + bridgeText))
         }
         return SQLTokens.applying(edits, to: sql)
-    }
-
-    /// The column of "no such column: C" when SQLite names it without a qualifier; nil for
-    /// `A.C` and for other errors.
-    static func missingBareColumn(in error: String) -> String? {
-        missingBareName(after: "no such column: ", in: error)
-    }
-
-    /// The name SQLite reports after `prefix` ("no such column: ", "no such table: ") when it
-    /// is one plain word; nil for `A.C`, for names of other characters and for other errors.
-    static func missingBareName(after prefix: String, in error: String) -> String? {
-        guard let range = error.range(of: prefix) else { return nil }
-        var name = error[range.upperBound...].prefix { !$0.isWhitespace }
-        if name.hasSuffix(".") { name = name.dropLast() }
-        guard !name.isEmpty, !name.contains("."), name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
-        return String(name)
     }
 
     /// True when each step of the path goes from a referring table to the table it refers to,

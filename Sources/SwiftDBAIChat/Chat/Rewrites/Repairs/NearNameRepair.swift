@@ -16,9 +16,9 @@ struct NearNameRepair: SQLRewriteRule {
     let kind = SQLRewriteKind.repair
 
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
-        guard let error = context.error else { return nil }
+        guard let failure = context.failure else { return nil }
         let (sql, schema, tokens, references) = (statement.sql, context.schema, statement.codeTokens, statement.references)
-        guard let (qualifier, column) = ColumnQualifierRepair.missingQualifiedColumn(in: error) else { return nil }
+        guard let (qualifier, column) = failure.missingQualifiedColumn else { return nil }
         let tables = references.filter { SQLIdentifier.same($0.alias, qualifier) }.map(\.table)
         guard Set(tables.map(SQLIdentifier.foldCase)).count == 1, let table = schema.table(named: tables[0]),
               !references.contains(where: { schema.table(named: $0.table)?.column(named: column) != nil })

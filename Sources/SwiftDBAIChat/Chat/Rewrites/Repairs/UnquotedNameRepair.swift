@@ -11,9 +11,8 @@ struct UnquotedNameRepair: SQLRewriteRule {
     let kind = SQLRewriteKind.repair
 
     func rewrite(_ statement: ParsedStatement, in context: RewriteContext) -> String? {
-        guard let error = context.error else { return nil }
         let (sql, schema) = (statement.sql, context.schema)
-        guard error.contains("syntax error") else { return nil }
+        guard context.failure?.kind == .syntaxError else { return nil }
         var spaced: Set<String> = []
         for table in schema.tables {
             for name in [table.name] + table.columns.map(\.name) where name.contains(" ") {

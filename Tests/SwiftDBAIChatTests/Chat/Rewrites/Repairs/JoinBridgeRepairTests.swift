@@ -111,7 +111,7 @@ struct JoinBridgeRepairTests {
             sql, error: "SQLite cannot compile the statement: no such column: Title.", schema: schema))
         #expect(repaired == "SELECT Name FROM Track JOIN Album ON Track.AlbumId = Album.AlbumId WHERE Album.Title = 'Facelift'")
         #expect(try await TestDatabase.chinook().query(repaired).rowCount == 12)
-        #expect(JoinBridgeRepair.missingBareColumn(in: "no such column: T1.Title") == nil)
+        #expect(SQLiteFailure(message: "no such column: T1.Title").missingBareColumn == nil)
         for (sql, error) in [
             ("SELECT COUNT(*) FROM Album WHERE Milliseconds > 1000", "no such column: Milliseconds."),
             ("SELECT Name FROM Track t JOIN Genre g ON g.GenreId = t.GenreId WHERE Title = 'x'", "no such column: Title"),
