@@ -24,7 +24,7 @@ struct ExportResources: Sendable {
 
     /// One chunk.
     ///
-    /// - Throws: `MCPError.invalidParams` for an unknown or expired export or a bad chunk number.
+    /// - Throws: `ProtocolError.invalidParams` for an unknown or expired export or a bad chunk number.
     func read(_ uri: String) throws -> [Resource.Content] {
         let rest = String(uri.dropFirst(Self.prefix.count))
         let parts = rest.split(separator: "?", maxSplits: 1).map(String.init)
@@ -32,7 +32,7 @@ struct ExportResources: Sendable {
         var number = 0
         if parts.count == 2 {
             guard parts[1].hasPrefix("chunk="), let chunk = Int(parts[1].dropFirst("chunk=".count)), chunk >= 0 else {
-                throw MCPError.invalidParams("Invalid export URI \(Echo.clipped(uri)): the only query is ?chunk=N, N from 0.")
+                throw ProtocolError.invalidParams(detail: "Invalid export URI \(Echo.clipped(uri)): the only query is ?chunk=N, N from 0.")
             }
             number = chunk
         }
@@ -41,23 +41,23 @@ struct ExportResources: Sendable {
         do {
             export = try store.export(id)
         } catch .expired {
-            throw MCPError.invalidParams("The export \(Echo.clipped(file)) has expired and was removed: call the export tool again.")
+            throw ProtocolError.invalidParams(detail: "The export \(Echo.clipped(file)) has expired and was removed: call the export tool again.")
         } catch {
-            throw MCPError.invalidParams("No export \(Echo.clipped(file)): exports are kept only by the server that made them, for a limited time.")
+            throw ProtocolError.invalidParams(detail: "No export \(Echo.clipped(file)): exports are kept only by the server that made them, for a limited time.")
         }
         guard file == "\(export.id).\(export.format.fileExtension)" else {
-            throw MCPError.invalidParams("No export \(Echo.clipped(file)): did you mean \(export.uri)?")
+            throw ProtocolError.invalidParams(detail: "No export \(Echo.clipped(file)): did you mean \(export.uri)?")
         }
         let chunks = export.summary.chunkStarts.count
         guard number < chunks else {
-            throw MCPError.invalidParams("The export \(file) has \(chunks) chunk(s): chunk is 0 to \(chunks - 1).")
+            throw ProtocolError.invalidParams(detail: "The export \(file) has \(chunks) chunk(s): chunk is 0 to \(chunks - 1).")
         }
         let data: Data
         do {
             data = try store.chunk(number, of: export)
         } catch {
             // Removed meanwhile (expired, or the oldest past the size cap): never show the path.
-            throw MCPError.invalidParams("The export \(file) has expired and was removed: call the export tool again.")
+            throw ProtocolError.invalidParams(detail: "The export \(file) has expired and was removed: call the export tool again.")
         }
         var meta: [String: Value] = [
             "chunk": .int(number), "chunks": .int(chunks), "total_bytes": .int(export.summary.byteCount),

@@ -64,13 +64,13 @@ struct PageCursor: Codable, Sendable, Hashable {
 
     /// The offset a list request starts at: 0 without a cursor.
     ///
-    /// - Throws: `MCPError.invalidParams` (-32602) for a cursor this list did not make.
+    /// - Throws: `ProtocolError.invalidParams` (-32602) for a cursor this list did not make.
     static func listOffset(_ cursor: String?, kind: String) throws -> Int {
         guard let cursor else { return 0 }
         do {
             return try decode(cursor, kind: kind).offset
         } catch {
-            throw MCPError.invalidParams("Invalid cursor for \(kind)/list. \(error.description).")
+            throw ProtocolError.invalidParams(detail: "Invalid cursor for \(kind)/list. \(error.description).")
         }
     }
 
@@ -95,11 +95,11 @@ struct ListPage<Item> {
 
     /// The page of `all` that a `cursor` asks for, `size` items at most.
     ///
-    /// - Throws: `MCPError.invalidParams` for a cursor this list did not make, or one past its end.
+    /// - Throws: `ProtocolError.invalidParams` for a cursor this list did not make, or one past its end.
     init(_ all: [Item], cursor: String?, size: Int, kind: String) throws {
         let start = try PageCursor.listOffset(cursor, kind: kind)
         guard start <= all.count, cursor == nil || start < all.count else {
-            throw MCPError.invalidParams("Invalid cursor for \(kind)/list: the list has fewer items now; list again without a cursor.")
+            throw ProtocolError.invalidParams(detail: "Invalid cursor for \(kind)/list: the list has fewer items now; list again without a cursor.")
         }
         let end = min(all.count, start + size)
         items = Array(all[start..<end])

@@ -5,7 +5,7 @@ import SwiftDBAIChat
 extension DatabasePrompts {
     /// The database's suggested questions (``QuestionSuggestions``).
     ///
-    /// - Throws: `MCPError.internalError` when the schema cannot be read.
+    /// - Throws: `ProtocolError.internalError` when the schema cannot be read.
     func suggestedQuestions() async throws -> [SuggestedQuestion] {
         try await library { () async throws(SwiftDBAIError) in
             try await suggestions.suggestions(examples: examples, executor: executor)

@@ -61,13 +61,13 @@ struct DatabasePrompts: Sendable {
 
     /// The `prompts/get` result.
     ///
-    /// - Throws: `MCPError.invalidParams` for an unknown prompt, a missing argument or an unknown
+    /// - Throws: `ProtocolError.invalidParams` for an unknown prompt, a missing argument or an unknown
     ///   table.
     func get(_ name: String, arguments: [String: String]?) async throws -> GetPrompt.Result {
         let arguments = arguments ?? [:]
         func required(_ argument: String) throws -> String {
             guard let value = arguments[argument]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
-                throw MCPError.invalidParams("The prompt \(name) needs the argument \(argument).")
+                throw ProtocolError.invalidParams(detail: "The prompt \(name) needs the argument \(argument).")
             }
             return value
         }
@@ -83,7 +83,7 @@ struct DatabasePrompts: Sendable {
         case Self.ask:
             return askPrompt(try required("question"))
         default:
-            throw MCPError.invalidParams(
+            throw ProtocolError.invalidParams(detail: 
                 "Unknown prompt \(Echo.clipped(name)). Prompts: \(Self.prompts.map(\.name).joined(separator: ", ")).")
         }
     }
@@ -141,7 +141,7 @@ struct DatabasePrompts: Sendable {
     private func explainTable(_ name: String) async throws -> GetPrompt.Result {
         let schema = try await library { () async throws(SwiftDBAIError) in try await executor.schema() }
         guard var table = schema.table(named: name) else {
-            throw MCPError.invalidParams(
+            throw ProtocolError.invalidParams(detail: 
                 "No table or view named \(Echo.clipped(name)). Tables and views: \(SwiftDBAIError.names(schema.tableNames, near: name)).")
         }
         let tableName = table.name
@@ -235,7 +235,7 @@ struct DatabasePrompts: Sendable {
         do {
             return try await body()
         } catch {
-            throw MCPError.internalError(error.description)
+            throw ProtocolError.internalError(detail: error.description)
         }
     }
 }

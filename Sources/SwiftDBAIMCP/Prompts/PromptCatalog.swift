@@ -29,7 +29,7 @@ struct PromptCatalog: Sendable {
 
     /// The `prompts/get` result.
     ///
-    /// - Throws: `MCPError.invalidParams` for an unknown prompt or database, or a missing argument.
+    /// - Throws: `ProtocolError.invalidParams` for an unknown prompt or database, or a missing argument.
     func get(_ name: String, arguments: [String: String]?) async throws -> GetPrompt.Result {
         try await prompts(for: arguments, prompt: name).get(name, arguments: arguments)
     }
@@ -40,18 +40,18 @@ struct PromptCatalog: Sendable {
         if servesSeveral {
             let requested = arguments?[Self.databaseArgument]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             guard !requested.isEmpty else {
-                throw MCPError.invalidParams(
+                throw ProtocolError.invalidParams(detail: 
                     "The prompt \(Echo.clipped(prompt)) needs the argument database: one of \(databases.map(\.name).joined(separator: ", ")).")
             }
             database = databases.first { $0.name == requested }
             guard database != nil else {
-                throw MCPError.invalidParams(
+                throw ProtocolError.invalidParams(detail: 
                     "There is no database \(Echo.clipped(requested)). Databases: \(databases.map(\.name).joined(separator: ", ")).")
             }
         } else {
             database = databases.first
         }
-        guard let database else { throw MCPError.internalError("The server serves no database.") }
+        guard let database else { throw ProtocolError.internalError(detail: "The server serves no database.") }
         return DatabasePrompts(
             executor: database.executor, databaseName: database.fileName, naming: naming, budget: budget, examples: database.examples,
             suggestions: database.suggestions)

@@ -18,7 +18,7 @@ struct SchemaCompletions: Sendable {
         switch parameters.ref {
         case .prompt(let prompt):
             guard DatabasePrompts.prompts.contains(where: { $0.name == prompt.name }) else {
-                throw MCPError.invalidParams(
+                throw ProtocolError.invalidParams(detail: 
                     "Unknown prompt \(Echo.clipped(prompt.name)). Prompts: \(DatabasePrompts.prompts.map(\.name).joined(separator: ", ")).")
             }
             if parameters.argument.name == PromptCatalog.databaseArgument, databases.count > 1 {
@@ -34,7 +34,7 @@ struct SchemaCompletions: Sendable {
             }
         case .resource(let resource):
             guard let template = resources.templates.firstIndex(where: { $0.uriTemplate == resource.uri }) else {
-                throw MCPError.invalidParams(
+                throw ProtocolError.invalidParams(detail: 
                     "Unknown resource template \(resource.uri). Templates: \(resources.templates.map(\.uriTemplate).joined(separator: ", ")).")
             }
             if parameters.argument.name == "name" {
@@ -67,7 +67,7 @@ struct SchemaCompletions: Sendable {
                     all.append(suggestion)
                 }
             } catch {
-                throw MCPError.internalError(error.description)
+                throw ProtocolError.internalError(detail: error.description)
             }
         }
         return all
@@ -80,7 +80,7 @@ struct SchemaCompletions: Sendable {
             do {
                 for name in try await database.executor.schema().tableNames where !names.contains(name) { names.append(name) }
             } catch {
-                throw MCPError.internalError(error.description)
+                throw ProtocolError.internalError(detail: error.description)
             }
         }
         return names

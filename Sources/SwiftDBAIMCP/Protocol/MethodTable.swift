@@ -5,7 +5,7 @@ import SwiftDBAI
 /// in the order of requests, and its handler. ``MessageDispatcher`` does everything else.
 struct MethodTable: Sendable {
     /// Answers one request: its result (without `resultType`, which the dispatcher adds), or
-    /// throws ``ProtocolError`` (or `MCPError`); `CancellationError` sends no response.
+    /// throws ``ProtocolError``; `CancellationError` sends no response.
     typealias Handler = @Sendable (RequestContext) async throws -> Value
 
     /// How a method's requests are ordered.

@@ -26,13 +26,18 @@ struct ProtocolError: Error, Sendable {
         self.data = data
     }
 
-    /// The SDK's error, with the message it would send.
-    init(_ error: MCPError) {
-        self.init(code: error.code, message: error.errorDescription ?? "Error \(error.code)")
-    }
-
     static func invalidParams(_ message: String, data: Value? = nil) -> ProtocolError {
         ProtocolError(code: invalidParamsCode, message: message, data: data)
+    }
+
+    /// -32602 whose message is `Invalid params: detail`.
+    static func invalidParams(detail: String) -> ProtocolError {
+        invalidParams("Invalid params: \(detail)")
+    }
+
+    /// -32603 whose message is `Internal error: detail`.
+    static func internalError(detail: String) -> ProtocolError {
+        internalError("Internal error: \(detail)")
     }
 
     static func invalidRequest(_ message: String) -> ProtocolError {
@@ -84,7 +89,6 @@ extension ProtocolError {
     static func from(_ error: any Error) -> ProtocolError {
         switch error {
         case let error as ProtocolError: error
-        case let error as MCPError: ProtocolError(error)
         default: .internalError("Internal error: \(error)")
         }
     }

@@ -71,7 +71,7 @@ struct SchemaResources: Sendable {
             let encoded = String(uri.dropFirst(tablePrefix.count))
             let name = encoded.removingPercentEncoding ?? encoded
             guard var table = schema.table(named: name) else {
-                throw MCPError.invalidParams(
+                throw ProtocolError.invalidParams(detail: 
                     "No table or view named \(Echo.clipped(name)). Available: \(SwiftDBAIError.names(schema.tableNames, near: name)).")
             }
             table.rowCount = try await rowCounts(of: [table.name], in: database)[SQLIdentifier.foldCase(table.name)]
@@ -80,7 +80,7 @@ struct SchemaResources: Sendable {
                 return [.text(whole, uri: uri, mimeType: "application/json")]
             }
             guard let entry = CatalogEntry(table).fitted(to: budget.available - SchemaAnswer.pageOverhead) else {
-                throw MCPError.invalidParams("The table \(Echo.clipped(name)) cannot be shown within --max-result-bytes \(budget.maxBytes).")
+                throw ProtocolError.invalidParams(detail: "The table \(Echo.clipped(name)) cannot be shown within --max-result-bytes \(budget.maxBytes).")
             }
             let value: Value = [
                 "complete": false, "table": entry.structuredValue,
@@ -90,7 +90,7 @@ struct SchemaResources: Sendable {
             return [.text(try Self.json(value), uri: uri, mimeType: "application/json")]
         }
         let known = databases.map { "\(schemaURI(of: $0)) or \(tablePrefix(of: $0)){name}" }
-        throw MCPError.invalidParams("Unknown resource \(Echo.clipped(uri)). Read \(known.joined(separator: ", ")).")
+        throw ProtocolError.invalidParams(detail: "Unknown resource \(Echo.clipped(uri)). Read \(known.joined(separator: ", ")).")
     }
 
     /// The schema resource: every table in full as a JSON array when that fits; otherwise an
@@ -109,21 +109,21 @@ struct SchemaResources: Sendable {
                 guard decoded.schemaVersion == schema.schemaVersion else { throw PageCursor.Refusal.schemaChanged }
                 offset = decoded.offset
             } catch let refusal as PageCursor.Refusal {
-                throw MCPError.invalidParams("Invalid cursor in \(uri): \(refusal.description).")
+                throw ProtocolError.invalidParams(detail: "Invalid cursor in \(uri): \(refusal.description).")
             }
         }
         let entries = schema.tables.map { CatalogEntry($0) }
-        guard offset < entries.count else { throw MCPError.invalidParams("Invalid cursor in \(uri): past the end of the schema.") }
+        guard offset < entries.count else { throw ProtocolError.invalidParams(detail: "Invalid cursor in \(uri): past the end of the schema.") }
         let page: (entries: [CatalogEntry], end: Int)
         do {
             // The structured entry alone (no text line) is what this resource holds.
             page = try await CatalogPager(executor: database.executor).page(
                 of: entries, from: offset, bytes: (budget.available - SchemaAnswer.pageOverhead) / 2)
         } catch {
-            throw MCPError.internalError(error.description)
+            throw ProtocolError.internalError(detail: error.description)
         }
         guard !page.entries.isEmpty else {
-            throw MCPError.invalidParams(
+            throw ProtocolError.invalidParams(detail: 
                 "The table \(Echo.clipped(entries[offset].table.name)) cannot be listed within --max-result-bytes \(budget.maxBytes): "
                     + "read \(tablePrefix(of: database)){name} for it, or restart dbai-mcp with a larger value.")
         }
@@ -170,7 +170,7 @@ struct SchemaResources: Sendable {
         do {
             return try await database.executor.schema(includingRowCounts: countingRows)
         } catch {
-            throw MCPError.internalError(error.description)
+            throw ProtocolError.internalError(detail: error.description)
         }
     }
 
@@ -178,7 +178,7 @@ struct SchemaResources: Sendable {
         do {
             return try await database.executor.rowCounts(of: tables)
         } catch {
-            throw MCPError.internalError(error.description)
+            throw ProtocolError.internalError(detail: error.description)
         }
     }
 

@@ -94,7 +94,7 @@ struct ToolRegistry: Sendable {
 
     /// Dispatches a `tools/call`.
     ///
-    /// - Throws: `MCPError.invalidParams` for an unknown or disabled tool (the message names the
+    /// - Throws: `ProtocolError.invalidParams` for an unknown or disabled tool (the message names the
     ///   flag that enables it); a `CancellationError` propagates. Every other failure is a result
     ///   with `isError: true` and its stable code (a cancelled call's result is never sent: the
     ///   transport answers nothing to a cancelled request).
@@ -103,12 +103,12 @@ struct ToolRegistry: Sendable {
     ) async throws -> CallTool.Result {
         guard let tool = tool(named: name) else { throw unknownTool(name, availability) }
         guard allowlist.allows(tool.operation) else {
-            throw MCPError.invalidParams(Self.disabledMessage(for: tool, named: name, allowlist: allowlist))
+            throw ProtocolError.invalidParams(detail: Self.disabledMessage(for: tool, named: name, allowlist: allowlist))
         }
         guard tool.isAvailable(availability) else {
             // The view's own tool does not exist for a session that does not show the view.
             if tool is ViewRowsTool { throw unknownTool(name, availability) }
-            throw MCPError.invalidParams(Self.unavailableMessage(named: name))
+            throw ProtocolError.invalidParams(detail: Self.unavailableMessage(named: name))
         }
         do {
             var arguments = arguments ?? [:]
@@ -138,9 +138,9 @@ struct ToolRegistry: Sendable {
         }
     }
 
-    private func unknownTool(_ name: String, _ availability: ToolAvailability) -> MCPError {
+    private func unknownTool(_ name: String, _ availability: ToolAvailability) -> ProtocolError {
         let available = enabledTools(availability).map(clientName(of:))
-        return MCPError.invalidParams("Unknown tool \(Echo.clipped(name)). Available tools: \(available.joined(separator: ", ")).")
+        return ProtocolError.invalidParams(detail: "Unknown tool \(Echo.clipped(name)). Available tools: \(available.joined(separator: ", ")).")
     }
 
     /// The result view's `_meta` of an output that has one (sessions that show the view), the
