@@ -24,11 +24,6 @@ struct RequestContext: Sendable {
         default: throw .invalidParams("Invalid params for \(method): \(name) must be a string.")
         }
     }
-
-    /// The `cursor` of a list request.
-    var cursor: String? {
-        get throws(ProtocolError) { try string("cursor") }
-    }
 }
 
 /// What the client of one request declared: under the stateless revision, from that request's

@@ -19,45 +19,36 @@ extension DBAIServer {
     func makeMethods() -> MethodTable {
         var table = MethodTable()
         let size = Self.listPageSize
-        table.add("initialize", eras: [.handshake], ordering: .onArrival) { [self] context in
-            try initialize(context)
+        table.add(Initialize.self, eras: [.handshake], ordering: .onArrival) { [self] parameters, context in
+            try initialize(parameters, context)
         }
         table.add("ping", eras: [.handshake], ordering: .onArrival) { _ in .object([:]) }
         table.add("server/discover", eras: [.stateless], ordering: .onArrival) { [self] context in
             discover(context)
         }
-        table.add("logging/setLevel", eras: [.handshake], ordering: .onArrival) { context in
-            try Self.check("logging/setLevel", context)
-            guard let level = context.params["level"]?.stringValue.flatMap(LogLevel.init(rawValue:)) else {
-                throw ProtocolError.invalidParams("Invalid params for logging/setLevel: level must be one of "
-                    + LogLevel.allCases.map(\.rawValue).joined(separator: ", ") + ".")
-            }
-            context.client.state.setLogLevel(level)
+        table.add(SetLoggingLevel.self, eras: [.handshake], ordering: .onArrival) { parameters, context in
+            context.client.state.setLogLevel(parameters.level)
             return .object([:])
         }
-        table.add("tools/list") { [self] context in
-            try Self.check("tools/list", context)
-            let page = try ListPage(registry.listTools(availability(context.client)), cursor: try context.cursor, size: size, kind: "tools")
+        table.add(ListTools.self) { [self] parameters, context in
+            let page = try ListPage(registry.listTools(availability(context.client)), cursor: parameters.cursor, size: size, kind: "tools")
             return Self.cacheable(try Self.json(ListTools.Result(tools: page.items, nextCursor: page.nextCursor)), context, ttl: Self.staticListTTL)
         }
         let resources = SchemaResources(databases: databases, budget: AnswerBudget(configuration.limits))
-        table.add("resources/list") { [self] context in
-            try Self.check("resources/list", context)
+        table.add(ListResources.self) { [self] parameters, context in
             let views = showsApps(context.client) ? [ResultView.resource] : []
-            let page = try ListPage(views + (try await resources.list()), cursor: try context.cursor, size: size, kind: "resources")
+            let page = try ListPage(views + (try await resources.list()), cursor: parameters.cursor, size: size, kind: "resources")
             return Self.cacheable(try Self.json(ListResources.Result(resources: page.items, nextCursor: page.nextCursor)), context, ttl: 0)
         }
-        table.add("resources/templates/list") { context in
-            try Self.check("resources/templates/list", context)
+        table.add(ListResourceTemplates.self) { parameters, context in
             let page = try ListPage(
-                resources.templates + [ExportResources.template], cursor: try context.cursor, size: size, kind: "resources/templates")
+                resources.templates + [ExportResources.template], cursor: parameters.cursor, size: size, kind: "resources/templates")
             return Self.cacheable(
                 try Self.json(ListResourceTemplates.Result(templates: page.items, nextCursor: page.nextCursor)), context, ttl: Self.staticListTTL)
         }
         let exportResources = ExportResources(store: exports.store)
-        table.add("resources/read") { [self] context in
-            try Self.check("resources/read", context)
-            let uri = context.params["uri"]?.stringValue ?? ""
+        table.add(ReadResource.self) { [self] parameters, context in
+            let uri = parameters.uri
             if uri == ResultView.uri, showsApps(context.client) {
                 return Self.cacheable(try Self.json(ReadResource.Result(contents: ResultView.read())), context, ttl: Self.staticListTTL)
             }
@@ -65,32 +56,32 @@ extension DBAIServer {
             return Self.cacheable(try Self.json(ReadResource.Result(contents: contents)), context, ttl: 0)
         }
         let prompts = PromptCatalog(databases: databases, naming: configuration.toolNaming, budget: AnswerBudget(configuration.limits))
-        table.add("prompts/list") { context in
-            try Self.check("prompts/list", context)
-            let page = try ListPage(prompts.prompts, cursor: try context.cursor, size: size, kind: "prompts")
+        table.add(ListPrompts.self) { parameters, context in
+            let page = try ListPage(prompts.prompts, cursor: parameters.cursor, size: size, kind: "prompts")
             return Self.cacheable(try Self.json(ListPrompts.Result(prompts: page.items, nextCursor: page.nextCursor)), context, ttl: Self.staticListTTL)
         }
-        table.add("prompts/get") { context in
-            let parameters = try RequestParameterCheck.decode(GetPrompt.Parameters.self, method: "prompts/get", params: context.params)
-            return try Self.json(try await prompts.get(parameters.name, arguments: parameters.arguments))
+        table.add(GetPrompt.self) { parameters, _ in
+            try Self.json(try await prompts.get(parameters.name, arguments: parameters.arguments))
         }
         let completions = SchemaCompletions(databases: databases)
-        table.add("completion/complete") { context in
-            let parameters = try RequestParameterCheck.decode(Complete.Parameters.self, method: "completion/complete", params: context.params)
-            return try Self.json(try await completions.complete(parameters))
+        table.add(Complete.self) { parameters, _ in
+            try Self.json(try await completions.complete(parameters))
         }
-        table.add("tools/call", ordering: .turn({ [registry] params in registry.turnKind(of: params["name"]?.stringValue ?? "") })) {
-            [self] context in
-            try await callTool(context)
+        table.add(
+            "tools/call", taking: ToolCallParameters.self,
+            ordering: .turn({ [registry] params in registry.turnKind(of: params["name"]?.stringValue ?? "") })
+        ) { [self] parameters, context in
+            try await callTool(parameters, context)
         }
         return table
     }
 
     // MARK: - Handshake and discovery
 
-    private func initialize(_ context: RequestContext) throws -> Value {
-        try Self.check("initialize", context)
-        let requested = context.params["protocolVersion"]?.stringValue ?? ""
+    /// `initialize`: the capabilities and `clientInfo` are kept as the client sent them (an
+    /// extension the SDK's types do not know stays).
+    private func initialize(_ parameters: Initialize.Parameters, _ context: RequestContext) throws -> Value {
+        let requested = parameters.protocolVersion
         // MCP Apps: declared back, and the view offered, only to a client that declared it.
         let apps = configuration.offersViews && AppsExtension.isDeclared(inInitialize: .object(context.params))
         let negotiated = ProtocolRevision.negotiated(requested)
@@ -138,18 +129,6 @@ extension DBAIServer {
     }
 
     // MARK: - Helpers
-
-    /// Checks params the SDK's types decode (-32602 saying what is wrong).
-    private static func check(_ method: String, _ context: RequestContext) throws(ProtocolError) {
-        if let problem = RequestParameterCheck.problem(method: method, params: .object(context.params)) {
-            throw .invalidParams(problem)
-        }
-    }
-
-    /// A result of the SDK's types as JSON.
-    static func json<T: Encodable>(_ value: T) throws -> Value {
-        try JSONMessageParser.parse(JSONEncoder().encode(value))
-    }
 
     /// A list or read result with the caching hints 2026-07-28 requires.
     private static func cacheable(_ result: Value, _ context: RequestContext, ttl: Int) -> Value {

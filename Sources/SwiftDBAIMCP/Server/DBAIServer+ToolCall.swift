@@ -6,12 +6,8 @@ import SwiftDBAIChat
 extension DBAIServer {
     /// Answers `tools/call`: the tool's result, or an `InputRequiredResult` (2026-07-28) when a
     /// write waits for the user's confirmation.
-    func callTool(_ context: RequestContext) async throws -> Value {
-        guard let name = context.params["name"]?.stringValue,
-              context.params["arguments"].map({ $0.objectValue != nil || $0.isNull }) ?? true else {
-            throw ProtocolError.invalidParams("Invalid params: tools/call takes params {\"name\": string, \"arguments\": object}.")
-        }
-        let arguments = context.params["arguments"]?.objectValue
+    func callTool(_ parameters: ToolCallParameters, _ context: RequestContext) async throws -> Value {
+        let (name, arguments) = (parameters.name, parameters.arguments)
         let client = context.client
         let hasModel = configuration.languageModel != nil || client.supportsSampling
         let chat = hasModel ? ChatContext(

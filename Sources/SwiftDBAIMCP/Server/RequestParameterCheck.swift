@@ -1,33 +1,9 @@
 import Foundation
 import MCP
 
-/// Checks request params against the SDK's parameter types, the way JSON-RPC asks: Invalid
-/// params (`-32602`) with a message that says which field is missing or wrong, never an
-/// internal error. ``problem(method:params:)`` checks the methods whose handlers read their
-/// params field by field; ``decode(_:method:params:)`` decodes, once, for those that use the type.
+/// Decodes request params into Decodable types the way JSON-RPC asks: Invalid params
+/// (`-32602`) with a message that says which field is missing or wrong, never an internal error.
 enum RequestParameterCheck {
-    /// The requests whose params are checked, by method.
-    private static let decoders: [String: @Sendable (Data) throws -> Void] = [
-        Initialize.name: { _ = try JSONDecoder().decode(Initialize.Parameters.self, from: $0) },
-        ReadResource.name: { _ = try JSONDecoder().decode(ReadResource.Parameters.self, from: $0) },
-        SetLoggingLevel.name: { _ = try JSONDecoder().decode(SetLoggingLevel.Parameters.self, from: $0) },
-        ListTools.name: { _ = try JSONDecoder().decode(ListTools.Parameters.self, from: $0) },
-        ListResources.name: { _ = try JSONDecoder().decode(ListResources.Parameters.self, from: $0) },
-        ListResourceTemplates.name: { _ = try JSONDecoder().decode(ListResourceTemplates.Parameters.self, from: $0) },
-        ListPrompts.name: { _ = try JSONDecoder().decode(ListPrompts.Parameters.self, from: $0) },
-    ]
-
-    /// Why the params of `method` are invalid, or nil when they are fine (or not checked).
-    static func problem(method: String, params: Value?) -> String? {
-        guard let decode = decoders[method] else { return nil }
-        do {
-            try decode(JSONMessageWriter.data(params ?? .object([:])))
-            return nil
-        } catch {
-            return message(method: method, error)
-        }
-    }
-
     /// The params of `method` as the SDK's type, decoded once.
     ///
     /// - Throws: -32602 saying what is wrong.
