@@ -4,7 +4,6 @@ import MCP
 import Testing
 @testable import SwiftDBAI
 @testable import SwiftDBAIMCP
-import Synchronization
 
 /// Confirmations under 2026-07-28 (Multi Round-Trip Requests), through the server: the first
 /// call answers `input_required` with a signed state, the retry with the user's answer runs
