@@ -39,9 +39,13 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // The package's concurrency primitives (a lock, a readers–writer turn queue), shared by
+        // the library and the protocol kernel, which knows nothing of databases.
+        .target(name: "SwiftDBAIConcurrency"),
         .target(
             name: "SwiftDBAI",
             dependencies: [
+                "SwiftDBAIConcurrency",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The statement classifier installs its own SQLite authorizer on a
                 // private connection; GRDB does not expose what a statement writes.
@@ -52,7 +56,7 @@ let package = Package(
         // language-model providers. The core library stays the safe executor without them.
         .target(
             name: "SwiftDBAIChat",
-            dependencies: ["SwiftDBAI"]
+            dependencies: ["SwiftDBAI", "SwiftDBAIConcurrency"]
         ),
         // The language models' HTTP transport on AsyncHTTPClient, kept out of the core library so
         // that it links neither NIO nor FoundationNetworking.
@@ -71,6 +75,7 @@ let package = Package(
             name: "SwiftDBAIMCP",
             dependencies: [
                 "SwiftDBAI",
+                "SwiftDBAIConcurrency",
                 "SwiftDBAIChat",
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
@@ -87,6 +92,7 @@ let package = Package(
             name: "SwiftDBAIMCPHTTP",
             dependencies: [
                 "SwiftDBAIMCP",
+                "SwiftDBAIConcurrency",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -119,16 +125,20 @@ let package = Package(
             path: "Tests/SwiftDBAITestSupport"
         ),
         .testTarget(
+            name: "SwiftDBAIConcurrencyTests",
+            dependencies: ["SwiftDBAIConcurrency"]
+        ),
+        .testTarget(
             name: "SwiftDBAITests",
-            dependencies: ["SwiftDBAI", "SwiftDBAITestSupport"]
+            dependencies: ["SwiftDBAI", "SwiftDBAIConcurrency", "SwiftDBAITestSupport"]
         ),
         .testTarget(
             name: "SwiftDBAIChatTests",
-            dependencies: ["SwiftDBAIChat", "SwiftDBAIAsyncHTTPClient", "SwiftDBAITestSupport"]
+            dependencies: ["SwiftDBAIChat", "SwiftDBAIConcurrency", "SwiftDBAIAsyncHTTPClient", "SwiftDBAITestSupport"]
         ),
         .testTarget(
             name: "SwiftDBAIMCPTests",
-            dependencies: ["SwiftDBAIMCP", "SwiftDBAIMCPHTTP", "SwiftDBAIChat"]
+            dependencies: ["SwiftDBAIMCP", "SwiftDBAIMCPHTTP", "SwiftDBAIChat", "SwiftDBAIConcurrency"]
         ),
     ],
     swiftLanguageModes: [.v6]

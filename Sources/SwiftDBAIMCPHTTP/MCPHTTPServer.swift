@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import SwiftDBAI
+import SwiftDBAIConcurrency
 import SwiftDBAIMCP
 
 /// Serves a ``DBAIServer`` over MCP Streamable HTTP on Hummingbird 2: HTTP/1.1 with keep-alive,

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MCP
+import SwiftDBAIConcurrency
 import Testing
 @testable import SwiftDBAI
 @testable import SwiftDBAIMCP

@@ -1,5 +1,6 @@
 import Foundation
 import MCP
+import SwiftDBAIConcurrency
 import Testing
 @testable import SwiftDBAI
 @testable import SwiftDBAIMCP

@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import SwiftDBAIConcurrency
 
 extension SQLExecutor {
     /// Runs one write statement (`INSERT`, `UPDATE`, `DELETE`, upserts) in its own transaction.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SwiftDBAIConcurrency
 
 /// Runs SQL against one SQLite database under a ``SafetyPolicy`` and ``ExecutionLimits``.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SwiftDBAIConcurrency
 
 /// The connection an executor writes on (and reads on when it has no reader pool): open from
 /// the start, or opened at its first use.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDBSQLite
+import SwiftDBAIConcurrency
 
 /// Decides what one SQL statement does by compiling it with SQLite, never by reading its text.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import MCP
 import SwiftDBAI
+import SwiftDBAIConcurrency
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import SwiftDBAI
+import SwiftDBAIConcurrency
 
 /// The request an `ask` conversation is answering now. A conversation's engine outlives the
 /// request that started it; its model (sampling) and its confirmations (elicitation) must talk to

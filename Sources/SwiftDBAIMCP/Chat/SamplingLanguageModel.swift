@@ -1,6 +1,7 @@
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
+import SwiftDBAIConcurrency
 
 /// The connected client's own model, asked through MCP sampling (`sampling/createMessage`).
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MCP
 import SwiftDBAI
+import SwiftDBAIConcurrency
 
 /// MCP Streamable HTTP (specification 2025-11-25) at `/mcp`, independent of the HTTP server
 /// under it: every request passes ``HTTPRequestGate``, then

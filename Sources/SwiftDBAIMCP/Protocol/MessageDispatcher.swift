@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MCP
 import SwiftDBAI
+import SwiftDBAIConcurrency
 
 /// The one place every MCP message goes through, for both revisions and both transports:
 ///

@@ -1,5 +1,6 @@
 import MCP
 import SwiftDBAI
+import SwiftDBAIConcurrency
 
 /// The methods a server answers: for each, one declaration gives its name, the params it takes
 /// (decoded and checked once, before the handler runs), the eras it is served in, how it takes

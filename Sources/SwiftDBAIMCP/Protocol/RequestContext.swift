@@ -1,6 +1,7 @@
 import Foundation
 import MCP
 import SwiftDBAI
+import SwiftDBAIConcurrency
 
 /// Everything the handler of one request needs, passed explicitly: the request, what its client
 /// declared, and the way back to that client.

@@ -2,6 +2,7 @@ import Foundation
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
+import SwiftDBAIConcurrency
 
 /// The state of one handshake-era session (2025-11-25 and older): the capabilities the client
 /// declared in `initialize`, the log level it asked for, its `ask` conversations and the

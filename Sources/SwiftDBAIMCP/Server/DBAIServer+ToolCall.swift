@@ -2,6 +2,7 @@ import Foundation
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
+import SwiftDBAIConcurrency
 
 extension DBAIServer {
     /// Answers `tools/call`: the tool's result, or an `InputRequiredResult` (2026-07-28) when a

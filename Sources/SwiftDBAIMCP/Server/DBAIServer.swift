@@ -3,6 +3,7 @@ import Logging
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
+import SwiftDBAIConcurrency
 
 /// The `dbai-mcp` server: the database tools, resources and confirmation flow over MCP.
 ///

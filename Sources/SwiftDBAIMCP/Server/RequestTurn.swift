@@ -1,5 +1,6 @@
 import Foundation
 import SwiftDBAI
+import SwiftDBAIConcurrency
 
 /// The place of one `tools/call` in the order requests arrived: reads share their turn, writes
 /// take theirs alone, so pipelined writes apply in the order they were sent and a read sees

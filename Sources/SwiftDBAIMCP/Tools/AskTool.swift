@@ -1,6 +1,7 @@
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
+import SwiftDBAIConcurrency
 
 /// `ask`: a question in plain language, answered by the ``ChatEngine`` with SQL that goes through
 /// the same policy as every other tool.

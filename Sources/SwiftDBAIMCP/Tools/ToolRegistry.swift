@@ -1,6 +1,7 @@
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
+import SwiftDBAIConcurrency
 
 /// The tools of the server: one list that produces both `tools/list` and the call dispatch.
 struct ToolRegistry: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import SwiftDBAI
+import SwiftDBAIConcurrency
 
 #if canImport(Glibc)
     import Glibc

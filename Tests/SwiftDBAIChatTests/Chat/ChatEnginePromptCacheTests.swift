@@ -1,3 +1,4 @@
+import SwiftDBAIConcurrency
 import Testing
 @testable import SwiftDBAI
 @testable import SwiftDBAIChat

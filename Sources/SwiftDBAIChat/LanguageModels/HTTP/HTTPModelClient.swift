@@ -1,5 +1,6 @@
 import Foundation
 import SwiftDBAI
+import SwiftDBAIConcurrency
 
 /// The HTTP layer every provider shares: posts a JSON body and returns the JSON answer, with a
 /// timeout, bounded retries and errors mapped to ``LanguageModelError``.

@@ -1,7 +1,6 @@
 import Foundation
+import SwiftDBAIConcurrency
 import Testing
-@testable import SwiftDBAI
-import SwiftDBAITestSupport
 
 /// Records the order in which turns start and end.
 actor TurnLog {
