@@ -106,7 +106,7 @@ struct MessageDispatcherTests {
             methods.add("ping", eras: [.handshake], ordering: .onArrival) { _ in .object([:]) }
             methods.add("server/discover", eras: [.stateless], ordering: .onArrival) { _ in ["supportedVersions": ["2026-07-28"]] }
             dispatcher = MessageDispatcher(
-                methods: methods, session: ClientSession(databases: []), statelessState: ClientSession(databases: []),
+                methods: methods, session: ProtocolSession(),
                 gracePeriod: gracePeriod, logger: Logger(label: "tests"))
             let dispatcher = dispatcher
             let inner = inner

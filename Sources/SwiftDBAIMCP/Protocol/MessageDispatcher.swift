@@ -28,9 +28,7 @@ actor MessageDispatcher {
     private nonisolated let methods: MethodTable
     /// The handshake-era state of the process or HTTP session; nil where only stateless requests
     /// arrive (the stateless HTTP endpoint).
-    private nonisolated let session: ClientSession?
-    /// The state stateless requests share (their handles: conversation ids, tokens).
-    private nonisolated let statelessState: ClientSession
+    private nonisolated let session: ProtocolSession?
     private let gracePeriod: Duration
     /// Called once when the dispatcher shuts down early (signal, closed output).
     private let onShutdown: @Sendable (String) -> Void
@@ -70,13 +68,12 @@ actor MessageDispatcher {
     private var reading: Task<Void, Never>?
 
     init(
-        methods: MethodTable, session: ClientSession?, statelessState: ClientSession, gracePeriod: Duration, logger: Logger,
+        methods: MethodTable, session: ProtocolSession?, gracePeriod: Duration, logger: Logger,
         ordersAcrossScopes: Bool = true, onShutdown: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.ordersAcrossScopes = ordersAcrossScopes
         self.methods = methods
         self.session = session
-        self.statelessState = statelessState
         self.gracePeriod = gracePeriod
         self.logger = logger
         self.onShutdown = onShutdown
@@ -220,8 +217,7 @@ actor MessageDispatcher {
         if meta == nil { meta = try StatelessMeta.parse(params) }
         if let meta {
             return ClientFacts(
-                era: .stateless, capabilities: meta.capabilities, logLevel: meta.logLevel, statelessClientInfo: meta.clientInfo,
-                state: statelessState)
+                era: .stateless, capabilities: meta.capabilities, logLevel: meta.logLevel, statelessClientInfo: meta.clientInfo)
         }
         guard let session else {
             throw .invalidParams(
@@ -229,7 +225,7 @@ actor MessageDispatcher {
                     + "_meta[\"\(ProtocolRevision.MetaKey.protocolVersion)\"] and _meta[\"\(ProtocolRevision.MetaKey.clientCapabilities)\"]; "
                     + "or send initialize first (MCP 2025-11-25) and then the session id it returned.")
         }
-        return ClientFacts(era: .handshake, capabilities: session.capabilities, logLevel: session.logLevel, state: session)
+        return ClientFacts(era: .handshake, capabilities: session.capabilities, logLevel: session.logLevel, session: session)
     }
 
     private func reply(

@@ -44,11 +44,10 @@ struct ClientFacts: Sendable {
     /// The level of `notifications/message` the client wants; nil for none.
     let logLevel: LogLevel?
     /// The `clientInfo` of a stateless request's `_meta`; nil in the handshake era (the
-    /// session's ``ClientSession/client`` holds it).
+    /// session's ``ProtocolSession/client`` holds it).
     var statelessClientInfo: Value? = nil
-    /// The conversations, confirmation tokens and read prompts the request uses: its session's,
-    /// or (stateless) the server's, shared by handles every client must present.
-    let state: ClientSession
+    /// The handshake-era session the request belongs to; nil for a stateless request.
+    var session: ProtocolSession? = nil
 
     /// True when the client takes form elicitation: `elicitation: {}` (form only) or with `form`.
     var supportsElicitation: Bool {
@@ -58,18 +57,11 @@ struct ClientFacts: Sendable {
     /// True when the client declared sampling (its own model can answer `ask`). Never under the
     /// stateless revision: the server cannot send it requests.
     var supportsSampling: Bool { era == .handshake && capabilities?["sampling"] != nil }
-    /// True when the client declared MCP Apps with the view's MIME type.
-    var declaresApps: Bool {
-        switch era {
-        case .handshake: state.showsApps
-        case .stateless: AppsExtension.isDeclared(inCapabilities: capabilities.map(Value.object))
-        }
-    }
 
     /// The client's `clientInfo` and protocol revision.
     var identity: (info: Value?, protocolVersion: String?) {
         switch era {
-        case .handshake: state.client
+        case .handshake: session?.client ?? (nil, nil)
         case .stateless: (statelessClientInfo, ProtocolRevision.stateless)
         }
     }

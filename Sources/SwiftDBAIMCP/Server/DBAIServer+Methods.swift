@@ -15,28 +15,33 @@ extension DBAIServer {
     /// and the schema is behind the server's authorization, so no shared cache may keep them.
     static let cacheScope: Value = "private"
 
-    /// Every method the server answers, in both revisions.
-    func makeMethods() -> MethodTable {
+    /// Every method the server answers, in both revisions, for the requests of one session
+    /// (nil: a dispatcher of stateless requests only).
+    func makeMethods(session: ClientSession?) -> MethodTable {
         var table = MethodTable()
+        // The server's state of a request: its session's, or the one stateless requests share.
+        let state: @Sendable (ClientFacts) -> ClientSession = { [statelessState] client in
+            client.era == .handshake ? session ?? statelessState : statelessState
+        }
         let size = Self.listPageSize
         table.add(Initialize.self, eras: [.handshake], ordering: .onArrival) { [self] parameters, context in
-            try initialize(parameters, context)
+            try initialize(parameters, context, session: state(context.client))
         }
         table.add("ping", eras: [.handshake], ordering: .onArrival) { _ in .object([:]) }
         table.add("server/discover", eras: [.stateless], ordering: .onArrival) { [self] context in
-            discover(context)
+            discover(context, session: state(context.client))
         }
         table.add(SetLoggingLevel.self, eras: [.handshake], ordering: .onArrival) { parameters, context in
-            context.client.state.setLogLevel(parameters.level)
+            context.client.session?.setLogLevel(parameters.level)
             return .object([:])
         }
         table.add(ListTools.self) { [self] parameters, context in
-            let page = try ListPage(registry.listTools(availability(context.client)), cursor: parameters.cursor, size: size, kind: "tools")
+            let page = try ListPage(registry.listTools(availability(context.client, state(context.client))), cursor: parameters.cursor, size: size, kind: "tools")
             return Self.cacheable(try Self.json(ListTools.Result(tools: page.items, nextCursor: page.nextCursor)), context, ttl: Self.staticListTTL)
         }
         let resources = SchemaResources(databases: databases, budget: AnswerBudget(configuration.limits))
         table.add(ListResources.self) { [self] parameters, context in
-            let views = showsApps(context.client) ? [ResultView.resource] : []
+            let views = showsApps(context.client, state(context.client)) ? [ResultView.resource] : []
             let page = try ListPage(views + (try await resources.list()), cursor: parameters.cursor, size: size, kind: "resources")
             return Self.cacheable(try Self.json(ListResources.Result(resources: page.items, nextCursor: page.nextCursor)), context, ttl: 0)
         }
@@ -49,7 +54,7 @@ extension DBAIServer {
         let exportResources = ExportResources(store: exports.store)
         table.add(ReadResource.self) { [self] parameters, context in
             let uri = parameters.uri
-            if uri == ResultView.uri, showsApps(context.client) {
+            if uri == ResultView.uri, showsApps(context.client, state(context.client)) {
                 return Self.cacheable(try Self.json(ReadResource.Result(contents: ResultView.read())), context, ttl: Self.staticListTTL)
             }
             let contents = exportResources.handles(uri) ? try exportResources.read(uri) : try await resources.read(uri)
@@ -71,7 +76,7 @@ extension DBAIServer {
             "tools/call", taking: ToolCallParameters.self,
             ordering: .turn({ [registry] params in registry.turnKind(of: params["name"]?.stringValue ?? "") })
         ) { [self] parameters, context in
-            try await callTool(parameters, context)
+            try await callTool(parameters, context, session: state(context.client))
         }
         return table
     }
@@ -80,17 +85,18 @@ extension DBAIServer {
 
     /// `initialize`: the capabilities and `clientInfo` are kept as the client sent them (an
     /// extension the SDK's types do not know stays).
-    private func initialize(_ parameters: Initialize.Parameters, _ context: RequestContext) throws -> Value {
+    private func initialize(_ parameters: Initialize.Parameters, _ context: RequestContext, session: ClientSession) throws -> Value {
         let requested = parameters.protocolVersion
         // MCP Apps: declared back, and the view offered, only to a client that declared it.
         let apps = configuration.offersViews && AppsExtension.isDeclared(inInitialize: .object(context.params))
         let negotiated = ProtocolRevision.negotiated(requested)
-        guard context.client.state.initialize(
-            capabilities: context.params["capabilities"]?.objectValue ?? [:], showsApps: apps,
-            clientInfo: context.params["clientInfo"], protocolVersion: negotiated)
+        guard let protocolSession = context.client.session, protocolSession.initialize(
+            capabilities: context.params["capabilities"]?.objectValue ?? [:], clientInfo: context.params["clientInfo"],
+            protocolVersion: negotiated)
         else {
             throw ProtocolError.invalidRequest("Invalid Request: the session is already initialized.")
         }
+        session.setShowsApps(apps)
         return [
             "protocolVersion": .string(negotiated),
             "capabilities": serverCapabilities(apps: apps),
@@ -100,10 +106,10 @@ extension DBAIServer {
     }
 
     /// `server/discover` (2026-07-28): the versions served, the capabilities, the instructions.
-    private func discover(_ context: RequestContext) -> Value {
+    private func discover(_ context: RequestContext, session: ClientSession) -> Value {
         var result: [String: Value] = [
             "supportedVersions": .array(ProtocolRevision.supported.map(Value.string)),
-            "capabilities": serverCapabilities(apps: showsApps(context.client)),
+            "capabilities": serverCapabilities(apps: showsApps(context.client, session)),
             "instructions": .string(instructions),
             "_meta": [ProtocolRevision.MetaKey.serverInfo: serverInfo],
         ]
@@ -139,13 +145,18 @@ extension DBAIServer {
     }
 
     /// What the request's client gets: `ask` needs `--llm` or a client that samples.
-    func availability(_ client: ClientFacts) -> ToolAvailability {
+    func availability(_ client: ClientFacts, _ session: ClientSession) -> ToolAvailability {
         ToolAvailability(
-            hasLanguageModel: configuration.languageModel != nil || client.supportsSampling, showsApps: showsApps(client))
+            hasLanguageModel: configuration.languageModel != nil || client.supportsSampling, showsApps: showsApps(client, session))
     }
 
-    /// Whether the client gets the result view: it declared MCP Apps and `--no-ui` is not set.
-    func showsApps(_ client: ClientFacts) -> Bool {
-        configuration.offersViews && client.declaresApps
+    /// Whether the client gets the result view: it declared MCP Apps (in `initialize`, or in
+    /// the request's `_meta`) and `--no-ui` is not set.
+    func showsApps(_ client: ClientFacts, _ session: ClientSession) -> Bool {
+        guard configuration.offersViews else { return false }
+        switch client.era {
+        case .handshake: return session.showsApps
+        case .stateless: return AppsExtension.isDeclared(inCapabilities: client.capabilities.map(Value.object))
+        }
     }
 }

@@ -7,17 +7,17 @@ import SwiftDBAIConcurrency
 extension DBAIServer {
     /// Answers `tools/call`: the tool's result, or an `InputRequiredResult` (2026-07-28) when a
     /// write waits for the user's confirmation.
-    func callTool(_ parameters: ToolCallParameters, _ context: RequestContext) async throws -> Value {
+    func callTool(_ parameters: ToolCallParameters, _ context: RequestContext, session: ClientSession) async throws -> Value {
         let (name, arguments) = (parameters.name, parameters.arguments)
         let client = context.client
         let hasModel = configuration.languageModel != nil || client.supportsSampling
         let chat = hasModel ? ChatContext(
-            conversations: client.state.conversations, peer: context.peer,
+            conversations: session.conversations, peer: context.peer,
             canElicit: client.era == .handshake && client.supportsElicitation) { [self] database, link, history in
             ChatEngine(
                 executor: chatExecutor(database.executor, link: link), model: languageModel(link: link),
                 configuration: chatConfiguration(for: database),
-                readPrompts: configuration.languageModel == nil ? client.state.readPrompts : readPrompts, history: history)
+                readPrompts: configuration.languageModel == nil ? session.readPrompts : readPrompts, history: history)
         } : nil
         let progress = Self.progressToken(context.params).map { token in
             ProgressReporter { progress, message in
@@ -31,14 +31,14 @@ extension DBAIServer {
         let roundTrip = client.era == .stateless ? try ConfirmationRoundTrip(context, signer: requestStates) : nil
         let naming = configuration.toolNaming
         let exports = exports
-        let showsApps = showsApps(client)
+        let showsApps = showsApps(client, session)
         let attempt = auditAttempt(name, context)
         let catalog = DatabaseCatalog(databases: databases, chat: chat) { database in
             attempt?.setDatabase(database)
             return ToolCallContext(
                 database: database,
                 writes: WriteConfirmationFlow(
-                    executor: database.executor, tokens: client.state.tokens(for: database.name), confirmsDestructiveWrites: confirmsWrites,
+                    executor: database.executor, tokens: session.tokens(for: database.name), confirmsDestructiveWrites: confirmsWrites,
                     elicit: elicit, roundTrip: roundTrip, database: database.name, audit: attempt),
                 progress: progress,
                 chat: chat,

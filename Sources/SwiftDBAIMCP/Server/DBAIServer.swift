@@ -136,9 +136,9 @@ public final class DBAIServer: Sendable {
     /// - Parameter onShutdown: called once when the session shuts down early (a signal, an
     ///   output the client closed), after its calls were cancelled.
     func sessionDispatcher(onShutdown: @escaping @Sendable (String) -> Void = { _ in }) -> MessageDispatcher {
-        MessageDispatcher(
-            methods: makeMethods(), session: ClientSession(databases: databases.map(\.name), archive: conversationArchive),
-            statelessState: statelessState,
+        let session = ClientSession(databases: databases.map(\.name), archive: conversationArchive)
+        return MessageDispatcher(
+            methods: makeMethods(session: session), session: session.protocolSession,
             gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger, onShutdown: onShutdown)
     }
 
@@ -146,7 +146,7 @@ public final class DBAIServer: Sendable {
     /// Streamable HTTP endpoint's requests without `Mcp-Session-Id`.
     func statelessDispatcher() -> MessageDispatcher {
         MessageDispatcher(
-            methods: makeMethods(), session: nil, statelessState: statelessState,
+            methods: makeMethods(session: nil), session: nil,
             gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger, ordersAcrossScopes: false)
     }
 
