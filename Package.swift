@@ -39,13 +39,14 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The package's concurrency primitives (a lock, a readers–writer turn queue), shared by
-        // the library and the protocol kernel, which knows nothing of databases.
-        .target(name: "SwiftDBAIConcurrency"),
+        // The package's primitives (a lock, a readers–writer turn queue, the size of text in a
+        // JSON string), shared by the library and the protocol kernel, which knows nothing of
+        // databases.
+        .target(name: "SwiftDBAIPrimitives"),
         .target(
             name: "SwiftDBAI",
             dependencies: [
-                "SwiftDBAIConcurrency",
+                "SwiftDBAIPrimitives",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The statement classifier installs its own SQLite authorizer on a
                 // private connection; GRDB does not expose what a statement writes.
@@ -56,7 +57,7 @@ let package = Package(
         // language-model providers. The core library stays the safe executor without them.
         .target(
             name: "SwiftDBAIChat",
-            dependencies: ["SwiftDBAI", "SwiftDBAIConcurrency"]
+            dependencies: ["SwiftDBAI", "SwiftDBAIPrimitives"]
         ),
         // The language models' HTTP transport on AsyncHTTPClient, kept out of the core library so
         // that it links neither NIO nor FoundationNetworking.
@@ -71,11 +72,24 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // The MCP protocol kernel, which knows nothing of databases: JSON-RPC messages, the
+        // dispatcher and its method table, turns, reply channels, the stdio transport, the two
+        // revisions' eras and the session's protocol facts.
+        .target(
+            name: "SwiftDBAIMCPKernel",
+            dependencies: [
+                "SwiftDBAIPrimitives",
+                .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "SwiftDBAIMCP",
             dependencies: [
                 "SwiftDBAI",
-                "SwiftDBAIConcurrency",
+                "SwiftDBAIPrimitives",
+                "SwiftDBAIMCPKernel",
                 "SwiftDBAIChat",
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
@@ -92,7 +106,8 @@ let package = Package(
             name: "SwiftDBAIMCPHTTP",
             dependencies: [
                 "SwiftDBAIMCP",
-                "SwiftDBAIConcurrency",
+                "SwiftDBAIPrimitives",
+                "SwiftDBAIMCPKernel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -111,6 +126,7 @@ let package = Package(
             name: "dbai-mcp",
             dependencies: [
                 "SwiftDBAIMCP",
+                "SwiftDBAIMCPKernel",
                 "SwiftDBAIMCPHTTP",
                 "SwiftDBAIAsyncHTTPClient",
                 .target(name: "CStaticBinarySupport", condition: .when(platforms: [.linux])),
@@ -125,20 +141,20 @@ let package = Package(
             path: "Tests/SwiftDBAITestSupport"
         ),
         .testTarget(
-            name: "SwiftDBAIConcurrencyTests",
-            dependencies: ["SwiftDBAIConcurrency"]
+            name: "SwiftDBAIPrimitivesTests",
+            dependencies: ["SwiftDBAIPrimitives"]
         ),
         .testTarget(
             name: "SwiftDBAITests",
-            dependencies: ["SwiftDBAI", "SwiftDBAIConcurrency", "SwiftDBAITestSupport"]
+            dependencies: ["SwiftDBAI", "SwiftDBAIPrimitives", "SwiftDBAITestSupport"]
         ),
         .testTarget(
             name: "SwiftDBAIChatTests",
-            dependencies: ["SwiftDBAIChat", "SwiftDBAIConcurrency", "SwiftDBAIAsyncHTTPClient", "SwiftDBAITestSupport"]
+            dependencies: ["SwiftDBAIChat", "SwiftDBAIPrimitives", "SwiftDBAIAsyncHTTPClient", "SwiftDBAITestSupport"]
         ),
         .testTarget(
             name: "SwiftDBAIMCPTests",
-            dependencies: ["SwiftDBAIMCP", "SwiftDBAIMCPHTTP", "SwiftDBAIChat", "SwiftDBAIConcurrency"]
+            dependencies: ["SwiftDBAIMCP", "SwiftDBAIMCPHTTP", "SwiftDBAIMCPKernel", "SwiftDBAIChat", "SwiftDBAIPrimitives"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -4,8 +4,9 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import SwiftDBAI
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 import SwiftDBAIMCP
+import SwiftDBAIMCPKernel
 
 /// Serves a ``DBAIServer`` over MCP Streamable HTTP on Hummingbird 2: HTTP/1.1 with keep-alive,
 /// responses as JSON or server-sent events (``StreamableHTTPEndpoint`` decides what).

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import SwiftDBAIMCP
 import SwiftDBAIMCPHTTP
+import SwiftDBAIMCPKernel
 
 /// `dbai-mcp`: flags → configuration → server. No other logic lives here. The flags come in
 /// groups (`Options/`), each parsed once into its types by ArgumentParser and checked by its own

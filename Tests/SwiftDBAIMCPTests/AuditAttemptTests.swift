@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MCP
+import SwiftDBAIMCPKernel
 import Testing
 @testable import SwiftDBAI
 @testable import SwiftDBAIMCP

@@ -1,5 +1,6 @@
 import Foundation
 import MCP
+import SwiftDBAIMCPKernel
 import Testing
 @testable import SwiftDBAI
 @testable import SwiftDBAIChat

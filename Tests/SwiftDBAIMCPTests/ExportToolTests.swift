@@ -1,6 +1,6 @@
 import Foundation
 import MCP
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 import Testing
 @testable import SwiftDBAI
 import SwiftDBAITestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftDBAIMCPKernel
 import Testing
 
 @testable import SwiftDBAIMCP

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
 import MCP
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
+import SwiftDBAIMCPKernel
 import Testing
 @testable import SwiftDBAI
 @testable import SwiftDBAIMCP

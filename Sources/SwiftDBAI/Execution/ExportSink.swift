@@ -1,4 +1,5 @@
 import Foundation
+import SwiftDBAIPrimitives
 
 /// Writes an export's records to a file descriptor through a fixed buffer, and marks where
 /// chunks of at most `chunkBytes` (as a JSON string) start: at record boundaries, except inside

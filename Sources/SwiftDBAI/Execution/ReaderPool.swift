@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// Read-only connections to one database file, so that reads run side by side instead of
 /// queueing behind a slow one. SQLite allows it in every journal mode: readers share the file's

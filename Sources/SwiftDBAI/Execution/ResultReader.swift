@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import SwiftDBAIPrimitives
 
 /// Reads the rows of a compiled read statement under a row cap and a byte budget, straight from
 /// SQLite's result columns.

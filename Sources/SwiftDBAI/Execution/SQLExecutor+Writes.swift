@@ -1,6 +1,6 @@
 import GRDB
 import GRDBSQLite
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 extension SQLExecutor {
     /// Runs one write statement (`INSERT`, `UPDATE`, `DELETE`, upserts) in its own transaction.

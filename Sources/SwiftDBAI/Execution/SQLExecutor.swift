@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// Runs SQL against one SQLite database under a ``SafetyPolicy`` and ``ExecutionLimits``.
 ///

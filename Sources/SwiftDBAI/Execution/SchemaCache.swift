@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// The schema of a database and the classifier compiled from it, kept until
 /// `PRAGMA schema_version` changes.

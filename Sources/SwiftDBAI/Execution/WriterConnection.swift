@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// The connection an executor writes on (and reads on when it has no reader pool): open from
 /// the start, or opened at its first use.

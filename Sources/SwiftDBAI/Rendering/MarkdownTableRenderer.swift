@@ -1,4 +1,5 @@
 import Foundation
+import SwiftDBAIPrimitives
 
 /// Renders query results as a compact Markdown table, for people and language models reading
 /// tool results.

@@ -1,6 +1,6 @@
 import Foundation
 import GRDBSQLite
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// Decides what one SQL statement does by compiling it with SQLite, never by reading its text.
 ///

@@ -1,5 +1,5 @@
 import SwiftDBAI
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// Answers questions in plain language about one database: the model writes SQL, SQLite's
 /// compiler and the safety policy decide whether it may run, and the answer comes back with the

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import MCP
 import SwiftDBAI
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// The audit record of one tool call: a write attempt (through `insert`, `update`, `delete`, a
 /// canned write, or a write `ask`'s model proposed) ends in one line whose outcome is

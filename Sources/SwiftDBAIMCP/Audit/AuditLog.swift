@@ -1,7 +1,8 @@
 import Foundation
 import MCP
 import SwiftDBAI
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
+import SwiftDBAIMCPKernel
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import MCP
 import SwiftDBAI
+import SwiftDBAIMCPKernel
 
 /// How an attempt ended, as its audit line says (`outcome`).
 enum AuditOutcome: String, Sendable {

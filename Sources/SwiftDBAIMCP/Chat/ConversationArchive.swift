@@ -3,7 +3,7 @@ import GRDB
 import Logging
 import SwiftDBAI
 import SwiftDBAIChat
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// Where `ask` conversations outlive the process (`--state-dir`): an SQLite file of their own,
 /// `conversations.sqlite` in the state directory, never the user's database. Each conversation

@@ -1,5 +1,6 @@
 import SwiftDBAI
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
+import SwiftDBAIMCPKernel
 
 /// The request an `ask` conversation is answering now. A conversation's engine outlives the
 /// request that started it; its model (sampling) and its confirmations (elicitation) must talk to

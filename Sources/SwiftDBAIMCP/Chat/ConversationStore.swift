@@ -1,6 +1,7 @@
 import Foundation
 import SwiftDBAI
 import SwiftDBAIChat
+import SwiftDBAIMCPKernel
 
 /// The `ask` conversations of a session (or of the stateless requests), by id: each keeps its own
 /// history window and stays on the database it started on. The oldest conversations are

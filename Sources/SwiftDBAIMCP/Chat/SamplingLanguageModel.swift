@@ -1,7 +1,8 @@
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
+import SwiftDBAIMCPKernel
 
 /// The connected client's own model, asked through MCP sampling (`sampling/createMessage`).
 ///

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import MCP
 import SwiftDBAI
+import SwiftDBAIMCPKernel
 
 /// A write's confirmation under 2026-07-28, as a Multi Round-Trip Request: the first call
 /// answers with an `InputRequiredResult` that shows the preview in an elicitation and carries a
@@ -32,7 +33,7 @@ struct ConfirmationRoundTrip: Sendable {
     /// The round trip of one stateless `tools/call`.
     ///
     /// - Throws: -32602 for `inputResponses` or `requestState` of the wrong type.
-    init(_ context: RequestContext, signer: RequestStateSigner) throws(ProtocolError) {
+    init(_ context: ServedRequest, signer: RequestStateSigner) throws(ProtocolError) {
         let requestState = try context.string("requestState")
         let response: Response?
         switch context.params["inputResponses"] {

@@ -1,6 +1,6 @@
 import Foundation
 import SwiftDBAI
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// Confirms a write by asking the user through the client (`elicitation/create`): the one way
 /// writes are confirmed by elicitation, for the `insert`, `update` and `delete` tools and for

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import MCP
+import SwiftDBAIMCPKernel
 
 /// Signs and checks the `requestState` of 2026-07-28 confirmations: the client echoes it, so it
 /// is attacker-controlled input. A state is `base64url(JSON payload) "." base64url(HMAC-SHA256)`

@@ -1,6 +1,7 @@
 import Foundation
 import MCP
 import SwiftDBAI
+import SwiftDBAIMCPKernel
 
 /// Runs the writes of the `insert`, `update` and `delete` tools, confirming destructive ones
 /// first:

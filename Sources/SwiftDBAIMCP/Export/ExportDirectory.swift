@@ -1,6 +1,6 @@
 import Foundation
 import SwiftDBAI
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// The directory of `--export-dir`: opened once at start-up, and the only place outside the
 /// server's own temporary directory where an export is ever written.

@@ -1,6 +1,7 @@
 import Foundation
 import MCP
 import SwiftDBAI
+import SwiftDBAIMCPKernel
 
 /// `resources/read` of the exports: `sqlite://export/{id}.{csv|jsonl}` is chunk 0, and
 /// `…?chunk=N` chunk N. Each chunk is at most what one answer may hold and ends at a record

@@ -1,6 +1,6 @@
 import Foundation
 import SwiftDBAI
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// The exports of the server: files in a private temporary directory (mode 0700), each under an
 /// unguessable id, readable in chunks through `resources/read`, kept at most

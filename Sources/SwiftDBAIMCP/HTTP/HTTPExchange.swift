@@ -1,5 +1,6 @@
 import Foundation
 import MCP
+import SwiftDBAIMCPKernel
 
 /// One HTTP request, as the socket layer read it.
 package struct HTTPExchangeRequest: Sendable {

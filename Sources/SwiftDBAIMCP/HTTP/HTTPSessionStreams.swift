@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MCP
+import SwiftDBAIMCPKernel
 
 /// One message for an HTTP response, and whether it is the response that ends its stream.
 package struct HTTPOutgoing: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import MCP
+import SwiftDBAIMCPKernel
 
 /// The channel of one stateless (2026-07-28) POST: the request's notifications (when its client
 /// takes server-sent events) and then its response, on that POST's own response. Each POST is

@@ -1,5 +1,6 @@
 import Foundation
 import MCP
+import SwiftDBAIMCPKernel
 
 /// The headers a 2026-07-28 POST must carry, checked against its body: `MCP-Protocol-Version`
 /// (the `_meta` version), `Mcp-Method` (the method) and, for `tools/call`, `prompts/get` and

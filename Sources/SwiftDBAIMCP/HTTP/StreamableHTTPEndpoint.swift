@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import MCP
 import SwiftDBAI
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
+import SwiftDBAIMCPKernel
 
 /// MCP Streamable HTTP (specification 2025-11-25) at `/mcp`, independent of the HTTP server
 /// under it: every request passes ``HTTPRequestGate``, then

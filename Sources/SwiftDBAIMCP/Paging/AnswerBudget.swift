@@ -1,6 +1,7 @@
 import Foundation
 import MCP
 import SwiftDBAI
+import SwiftDBAIMCPKernel
 
 /// The most bytes one answer may take (`--max-result-bytes`): a tool result (its structured
 /// content and its text together), a resource read, a prompt, the instructions of `initialize`.

@@ -1,6 +1,7 @@
 import Foundation
 import MCP
 import SwiftDBAI
+import SwiftDBAIMCPKernel
 
 /// The opaque cursor of a paged answer: where the next page starts, bound to the request it
 /// continues.

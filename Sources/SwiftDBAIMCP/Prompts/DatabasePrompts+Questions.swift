@@ -1,6 +1,7 @@
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
+import SwiftDBAIMCPKernel
 
 extension DatabasePrompts {
     /// The database's suggested questions (``QuestionSuggestions``).

@@ -2,6 +2,7 @@ import Foundation
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
+import SwiftDBAIMCPKernel
 
 /// The prompts of the server (`prompts/list`, `prompts/get`): ready-made starts for the work
 /// people do with a database, with the schema they need already inlined.

@@ -1,5 +1,6 @@
 import MCP
 import SwiftDBAI
+import SwiftDBAIMCPKernel
 
 /// The prompts of every database served. With one database they are ``DatabasePrompts``'s as
 /// they are; with several, each prompt takes a required `database` argument first.

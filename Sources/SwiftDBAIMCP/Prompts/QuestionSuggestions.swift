@@ -1,6 +1,6 @@
 import SwiftDBAI
 import SwiftDBAIChat
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// The questions suggested for one served database (``QuestionSuggester``), made once per
 /// schema version: the `suggest_questions` prompt lists them and `completion/complete` offers

@@ -1,6 +1,7 @@
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
+import SwiftDBAIMCPKernel
 
 /// `completion/complete`: the table names for the `table` argument of `explain_table` and the
 /// `name` of the table resource templates, the suggested questions (``QuestionSuggestions``) for

@@ -1,6 +1,7 @@
 import Foundation
 import MCP
 import SwiftDBAI
+import SwiftDBAIMCPKernel
 
 /// The resources of the server: `sqlite://schema` (the whole visible schema as JSON) and
 /// `sqlite://table/{name}` (one table or view). With several databases, each has its own:

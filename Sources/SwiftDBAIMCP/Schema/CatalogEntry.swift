@@ -1,5 +1,6 @@
 import MCP
 import SwiftDBAI
+import SwiftDBAIMCPKernel
 
 /// One table or view in a compact catalog: its name, kind, column names, row count and
 /// description — what an agent needs to choose the tables to describe in full.

@@ -1,5 +1,6 @@
 import MCP
 import SwiftDBAI
+import SwiftDBAIMCPKernel
 
 /// The answers of `describe_schema` on one database, each within the answer budget: the whole
 /// schema when it fits, otherwise a catalog a page at a time, the tables asked for, or the

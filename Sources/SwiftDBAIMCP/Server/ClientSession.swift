@@ -2,7 +2,8 @@ import Foundation
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
+import SwiftDBAIMCPKernel
 
 /// What the database server keeps for one client's session beside the protocol's facts
 /// (``ProtocolSession``): its `ask` conversations, the system prompts its model has read, the

@@ -2,6 +2,7 @@ import Foundation
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
+import SwiftDBAIMCPKernel
 
 extension DBAIServer {
     /// The most items of a `tools/list`, `resources/list`, `resources/templates/list` or
@@ -85,7 +86,7 @@ extension DBAIServer {
 
     /// `initialize`: the capabilities and `clientInfo` are kept as the client sent them (an
     /// extension the SDK's types do not know stays).
-    private func initialize(_ parameters: Initialize.Parameters, _ context: RequestContext, session: ClientSession) throws -> Value {
+    private func initialize(_ parameters: Initialize.Parameters, _ context: ServedRequest, session: ClientSession) throws -> Value {
         let requested = parameters.protocolVersion
         // MCP Apps: declared back, and the view offered, only to a client that declared it.
         let apps = configuration.offersViews && AppsExtension.isDeclared(inInitialize: .object(context.params))
@@ -106,7 +107,7 @@ extension DBAIServer {
     }
 
     /// `server/discover` (2026-07-28): the versions served, the capabilities, the instructions.
-    private func discover(_ context: RequestContext, session: ClientSession) -> Value {
+    private func discover(_ context: ServedRequest, session: ClientSession) -> Value {
         var result: [String: Value] = [
             "supportedVersions": .array(ProtocolRevision.supported.map(Value.string)),
             "capabilities": serverCapabilities(apps: showsApps(context.client, session)),
@@ -137,7 +138,7 @@ extension DBAIServer {
     // MARK: - Helpers
 
     /// A list or read result with the caching hints 2026-07-28 requires.
-    private static func cacheable(_ result: Value, _ context: RequestContext, ttl: Int) -> Value {
+    private static func cacheable(_ result: Value, _ context: ServedRequest, ttl: Int) -> Value {
         guard context.client.era == .stateless, case .object(var object) = result else { return result }
         object["ttlMs"] = .int(ttl)
         object["cacheScope"] = cacheScope

@@ -2,12 +2,13 @@ import Foundation
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
+import SwiftDBAIMCPKernel
 
 extension DBAIServer {
     /// Answers `tools/call`: the tool's result, or an `InputRequiredResult` (2026-07-28) when a
     /// write waits for the user's confirmation.
-    func callTool(_ parameters: ToolCallParameters, _ context: RequestContext, session: ClientSession) async throws -> Value {
+    func callTool(_ parameters: ToolCallParameters, _ context: ServedRequest, session: ClientSession) async throws -> Value {
         let (name, arguments) = (parameters.name, parameters.arguments)
         let client = context.client
         let hasModel = configuration.languageModel != nil || client.supportsSampling
@@ -74,7 +75,7 @@ extension DBAIServer {
 
     /// The audit record of a call (`--audit-log`): for a tool that writes or may write (`ask`),
     /// and with `--audit-reads` for every other; nil otherwise, so reads cost nothing more.
-    private func auditAttempt(_ name: String, _ context: RequestContext) -> AuditAttempt? {
+    private func auditAttempt(_ name: String, _ context: ServedRequest) -> AuditAttempt? {
         guard let audit else { return nil }
         let tool = registry.tool(named: name)
         let writes = tool?.operation.isWrite ?? false
@@ -110,7 +111,7 @@ extension DBAIServer {
     }
 
     /// Sends a `notifications/message` when the request's client wants that level.
-    private func log(_ level: LogLevel, _ message: String, _ context: RequestContext) async {
+    private func log(_ level: LogLevel, _ message: String, _ context: ServedRequest) async {
         guard context.client.wants(level) else { return }
         await context.peer.notify(
             "notifications/message", ["level": .string(level.rawValue), "logger": .string(Self.name), "data": .string(message)])

@@ -3,7 +3,8 @@ import Logging
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
+import SwiftDBAIMCPKernel
 
 /// The `dbai-mcp` server: the database tools, resources and confirmation flow over MCP.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import MCP
+import SwiftDBAIMCPKernel
 
 /// Decodes request params into Decodable types the way JSON-RPC asks: Invalid params
 /// (`-32602`) with a message that says which field is missing or wrong, never an internal error.

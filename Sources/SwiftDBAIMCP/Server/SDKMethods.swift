@@ -1,5 +1,6 @@
 import Foundation
 import MCP
+import SwiftDBAIMCPKernel
 
 /// Where the MCP SDK's types meet the server: the params of the methods the SDK describes are
 /// decoded into its types here, once, and its results encoded back into JSON values.
@@ -18,7 +19,7 @@ extension MethodTable {
     /// `M.Parameters`.
     mutating func add<M: MCP.Method>(
         _: M.Type, eras: Set<ClientFacts.Era> = [.handshake, .stateless], ordering: Ordering = .turn({ _ in .shared }),
-        _ handle: @escaping @Sendable (M.Parameters, RequestContext) async throws -> Value
+        _ handle: @escaping @Sendable (M.Parameters, ServedRequest) async throws -> Value
     ) {
         add(M.name, taking: SDKParameters<M>.self, eras: eras, ordering: ordering) { parameters, context in
             try await handle(parameters.value, context)

@@ -1,7 +1,8 @@
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
+import SwiftDBAIMCPKernel
 
 /// `ask`: a question in plain language, answered by the ``ChatEngine`` with SQL that goes through
 /// the same policy as every other tool.

@@ -1,6 +1,7 @@
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
+import SwiftDBAIMCPKernel
 
 /// One MCP tool over the database. The ``ToolRegistry`` lists the tools whose ``operation`` the
 /// allowlist allows and dispatches calls to them by ``name``: one list for both.

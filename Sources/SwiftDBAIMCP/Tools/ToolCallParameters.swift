@@ -1,4 +1,5 @@
 import MCP
+import SwiftDBAIMCPKernel
 
 /// The params of `tools/call`, read straight from the request's JSON (every call takes this
 /// path: no round trip through the SDK's types).

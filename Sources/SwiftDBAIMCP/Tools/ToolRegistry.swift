@@ -1,7 +1,8 @@
 import MCP
 import SwiftDBAI
 import SwiftDBAIChat
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
+import SwiftDBAIMCPKernel
 
 /// The tools of the server: one list that produces both `tools/list` and the call dispatch.
 struct ToolRegistry: Sendable {

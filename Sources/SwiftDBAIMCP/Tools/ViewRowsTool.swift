@@ -1,6 +1,7 @@
 import Foundation
 import MCP
 import SwiftDBAI
+import SwiftDBAIMCPKernel
 
 /// `view_rows`: the result view's way to more rows — app-only (`_meta.ui.visibility: ["app"]`,
 /// so hosts never list it to the model), and listed only to sessions that negotiated MCP Apps.

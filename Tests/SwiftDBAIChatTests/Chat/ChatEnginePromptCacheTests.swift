@@ -1,4 +1,4 @@
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 import Testing
 @testable import SwiftDBAI
 @testable import SwiftDBAIChat

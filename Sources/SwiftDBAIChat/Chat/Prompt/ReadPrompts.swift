@@ -1,6 +1,6 @@
 import Foundation
 import SwiftDBAI
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// The system prompts a model has answered, remembered so that only the first request with a
 /// prompt gets the longer ``ChatConfiguration/firstRequestTimeout``: a local model reads a prompt

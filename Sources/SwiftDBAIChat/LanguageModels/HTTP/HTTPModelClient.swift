@@ -1,6 +1,6 @@
 import Foundation
 import SwiftDBAI
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// The HTTP layer every provider shares: posts a JSON body and returns the JSON answer, with a
 /// timeout, bounded retries and errors mapped to ``LanguageModelError``.

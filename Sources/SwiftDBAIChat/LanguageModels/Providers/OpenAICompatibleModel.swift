@@ -1,6 +1,6 @@
 import Foundation
 import SwiftDBAI
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// A model behind an OpenAI-style chat completions endpoint: OpenAI itself, llama.cpp server,
 /// llama-cpp-python, vLLM, LM Studio, Ollama's `/v1`.

@@ -16,7 +16,7 @@ import MCP
 ///   (`-32602` for an array), and batches are not supported (MCP 2025-06-18 removed them): each
 ///   request of a batch gets an Invalid Request error, in one array;
 /// - a valid notification (no id) is never answered.
-enum IncomingMessage {
+package enum IncomingMessage {
     /// A request with a valid id.
     case request(id: ID, method: String, message: [String: Value])
     /// A valid notification: never answered.
@@ -26,12 +26,12 @@ enum IncomingMessage {
     /// Not valid: send `reply` (nil when there is nobody to answer), and log `reason`.
     case invalid(reply: Data?, reason: String)
 
-    static let parseError = ProtocolError.parseErrorCode
-    static let invalidRequest = ProtocolError.invalidRequestCode
-    static let invalidParams = ProtocolError.invalidParamsCode
+    package static let parseError = ProtocolError.parseErrorCode
+    package static let invalidRequest = ProtocolError.invalidRequestCode
+    package static let invalidParams = ProtocolError.invalidParamsCode
 
     /// Classifies one line.
-    init(_ data: Data) {
+    package init(_ data: Data) {
         let parsed: JSONMessageParser.Message
         do {
             parsed = try JSONMessageParser.parseMessage(data)
@@ -181,7 +181,7 @@ enum IncomingMessage {
     }
 
     /// An error response with `id` written as given (JSON text).
-    static func errorReply(id: String, code: Int, message: String) -> Data {
+    package static func errorReply(id: String, code: Int, message: String) -> Data {
         var bytes = Array("{\"error\":".utf8)
         JSONMessageWriter.write(.object(["code": .int(code), "message": .string(message)]), into: &bytes)
         bytes.append(contentsOf: ",\"id\":\(id),\"jsonrpc\":\"2.0\"}".utf8)

@@ -22,19 +22,21 @@ import Foundation
 /// The scan never revisits a byte: the waiting partial line never holds a `\n`, so each chunk
 /// is searched (with `memchr`) only from where its own scan stopped. A long line costs its
 /// copy into the buffer and nothing more, however many chunks it spans.
-struct LineBuffer {
+package struct LineBuffer {
     /// Bytes of a line whose `\n` has not arrived yet. Never contains a `\n`.
     private var partialLine = Data()
 
+    package init() {}
+
     /// True while bytes of an unterminated line are waiting for their `\n`.
-    var hasPartialLine: Bool { !partialLine.isEmpty }
+    package var hasPartialLine: Bool { !partialLine.isEmpty }
 
     /// Adds a chunk of input and calls `body` with each line it completes, in order.
     ///
     /// - Parameters:
     ///   - chunk: Bytes just read. Not retained; the waiting tail is copied.
     ///   - body: Called once per complete, non-blank line, without its line terminator.
-    mutating func append(_ chunk: UnsafeBufferPointer<UInt8>, forEachLine body: (Data) -> Void) {
+    package mutating func append(_ chunk: UnsafeBufferPointer<UInt8>, forEachLine body: (Data) -> Void) {
         guard let base = chunk.baseAddress, !chunk.isEmpty else { return }
         var lineStart = 0
         while lineStart < chunk.count,
@@ -64,7 +66,7 @@ struct LineBuffer {
     /// Ends the input: returns the unterminated last line if it holds more than whitespace.
     ///
     /// The buffer is empty afterwards.
-    mutating func finish() -> Data? {
+    package mutating func finish() -> Data? {
         let remainder = partialLine
         partialLine = Data()
         return Self.message(from: remainder)

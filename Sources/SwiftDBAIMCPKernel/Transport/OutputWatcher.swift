@@ -1,6 +1,5 @@
 import Foundation
-import SwiftDBAI
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 #if canImport(Glibc)
     import Glibc
@@ -17,24 +16,24 @@ import SwiftDBAIConcurrency
 /// that its owner closes (a pipe stays open while a `poll(2)` on it is pending), and it stops
 /// when the descriptor number comes to name another file. An output that cannot go away (a
 /// regular file, `/dev/null`) is simply watched until ``stop()``.
-final class OutputWatcher: Sendable {
+package final class OutputWatcher: Sendable {
     private let output: CInt
     private let isStopped = Mutex(false)
     /// How long one round of `poll(2)` waits.
-    static let round: Int32 = 200
+    package static let round: Int32 = 200
 
-    init(output: CInt) {
+    package init(output: CInt) {
         self.output = output
     }
 
     /// Stops watching within one round.
-    func stop() {
+    package func stop() {
         isStopped.withLock { $0 = true }
     }
 
     /// Watches on the calling thread until the output goes away (then calls `closed`, once) or
     /// until ``stop()``.
-    func run(closed: () -> Void) {
+    package func run(closed: () -> Void) {
         guard output >= 0, let identity = Self.identity(of: output) else { return }
         var request = pollfd(fd: output, events: 0, revents: 0)
         while !isStopped.withLock({ $0 }) {

@@ -7,38 +7,38 @@ import MCP
 /// the SDK's decoder checks every string against a `data:` URL regex it compiles each time,
 /// which dominated the cost of a call. Strings stay strings here. Nesting deeper than
 /// ``maximumDepth`` is refused rather than risking the stack.
-struct JSONMessageParser {
+package struct JSONMessageParser {
     /// Why the bytes are not one JSON value.
-    struct Failure: Error, Sendable, CustomStringConvertible {
-        var offset: Int
-        var reason: String
-        var description: String { "Invalid JSON at byte \(offset): \(reason)" }
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package var offset: Int
+        package var reason: String
+        package var description: String { "Invalid JSON at byte \(offset): \(reason)" }
     }
 
-    static let maximumDepth = 256
+    package static let maximumDepth = 256
 
     /// Parses one JSON value that spans the whole input (white space around it allowed).
     ///
     /// - Throws: ``Failure``.
-    static func parse(_ data: Data) throws(Failure) -> Value {
+    package static func parse(_ data: Data) throws(Failure) -> Value {
         try parseMessage(data).value
     }
 
     /// One message, with the exact text of its `id` members.
-    struct Message {
+    package struct Message {
         /// The value.
-        var value: Value
+        package var value: Value
         /// The text of the `id` member of a top-level object, as written (a JSON-RPC id such as
         /// `1.5` or `1e400` is echoed back exactly).
-        var rawID: String?
+        package var rawID: String?
         /// The texts of the `id` members of the objects of a top-level array, by position.
-        var rawElementIDs: [Int: String]
+        package var rawElementIDs: [Int: String]
     }
 
     /// Parses one JSON value and also returns the exact text of its `id` members.
     ///
     /// - Throws: ``Failure``.
-    static func parseMessage(_ data: Data) throws(Failure) -> Message {
+    package static func parseMessage(_ data: Data) throws(Failure) -> Message {
         let result: Result<Message, Failure> = data.withUnsafeBytes { raw in
             var parser = JSONMessageParser(bytes: raw.bindMemory(to: UInt8.self))
             do throws(Failure) {

@@ -9,25 +9,25 @@ import MCP
 ///
 /// One server serves both at once: a request whose `_meta` names a protocol version is served
 /// statelessly; any other belongs to the handshake of its process or session.
-enum ProtocolRevision {
+package enum ProtocolRevision {
     /// The stateless revision.
-    static let stateless = "2026-07-28"
+    package static let stateless = "2026-07-28"
     /// The revisions negotiated by `initialize`, newest first.
-    static let handshake = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+    package static let handshake = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
     /// Every revision served, newest first (the `supported` list of -32022).
-    static let supported = [stateless] + handshake
+    package static let supported = [stateless] + handshake
 
     /// The version an `initialize` settles on: the client's when served, else the newest.
-    static func negotiated(_ requested: String) -> String {
+    package static func negotiated(_ requested: String) -> String {
         handshake.contains(requested) ? requested : handshake[0]
     }
 
     /// The reserved `_meta` keys of the stateless revision.
-    enum MetaKey {
-        static let protocolVersion = "io.modelcontextprotocol/protocolVersion"
-        static let clientCapabilities = "io.modelcontextprotocol/clientCapabilities"
-        static let clientInfo = "io.modelcontextprotocol/clientInfo"
-        static let logLevel = "io.modelcontextprotocol/logLevel"
-        static let serverInfo = "io.modelcontextprotocol/serverInfo"
+    package enum MetaKey {
+        package static let protocolVersion = "io.modelcontextprotocol/protocolVersion"
+        package static let clientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+        package static let clientInfo = "io.modelcontextprotocol/clientInfo"
+        package static let logLevel = "io.modelcontextprotocol/logLevel"
+        package static let serverInfo = "io.modelcontextprotocol/serverInfo"
     }
 }

@@ -1,8 +1,7 @@
 import Foundation
 import Logging
 import MCP
-import SwiftDBAI
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// The one place every MCP message goes through, for both revisions and both transports:
 ///
@@ -23,8 +22,8 @@ import SwiftDBAIConcurrency
 ///   received is answered first, or nothing was answered for a grace period (a request waiting
 ///   for a user who is gone never completes). ``shutDown(reason:)`` (a signal, an output the
 ///   client closed) cancels every running request at once.
-actor MessageDispatcher {
-    nonisolated let logger: Logger
+package actor MessageDispatcher {
+    package nonisolated let logger: Logger
     private nonisolated let methods: MethodTable
     /// The handshake-era state of the process or HTTP session; nil where only stateless requests
     /// arrive (the stateless HTTP endpoint).
@@ -67,7 +66,7 @@ actor MessageDispatcher {
     /// The reading of a served transport.
     private var reading: Task<Void, Never>?
 
-    init(
+    package init(
         methods: MethodTable, session: ProtocolSession?, gracePeriod: Duration, logger: Logger,
         ordersAcrossScopes: Bool = true, onShutdown: @escaping @Sendable (String) -> Void = { _ in }
     ) {
@@ -80,7 +79,7 @@ actor MessageDispatcher {
     }
 
     /// True when `method` is answered in `era`.
-    nonisolated func serves(_ method: String, in era: ClientFacts.Era) -> Bool {
+    package nonisolated func serves(_ method: String, in era: ClientFacts.Era) -> Bool {
         methods.method(method)?.eras.contains(era) ?? false
     }
 
@@ -88,7 +87,7 @@ actor MessageDispatcher {
 
     /// Serves a message transport (stdio) until its input ends and every request received is
     /// answered, or until ``shutDown(reason:)``.
-    func serve(_ transport: any Transport) async {
+    package func serve(_ transport: any Transport) async {
         let channel = TransportChannel(transport: transport)
         let messages = await transport.receive()
         // A task of its own, so that a shutdown stops the reading at once (stdin stays open).
@@ -105,9 +104,9 @@ actor MessageDispatcher {
                 guard !isShutDown else { break }
                 await receive(message, on: channel)
             }
-        } catch StdioTransportError.outputClosed(let code) {
+        } catch let error as any TransportFailure where error.clientIsGone {
             // Nobody reads the answers any more: stop the work in flight (writes roll back).
-            shutDown(reason: "the client closed its input (\(StdioTransportError.outputClosed(errno: code)))")
+            shutDown(reason: "the client closed its input (\(error))")
         } catch {
             logger.error("The transport failed: \(error)")
         }
@@ -116,7 +115,7 @@ actor MessageDispatcher {
     // MARK: - Messages
 
     /// Handles one incoming message that came on `channel`.
-    nonisolated func receive(_ data: Data, on channel: any ReplyChannel) async {
+    package nonisolated func receive(_ data: Data, on channel: any ReplyChannel) async {
         await receive(IncomingMessage(data), on: channel)
     }
 
@@ -124,7 +123,7 @@ actor MessageDispatcher {
     /// `_meta` the caller checked already, with that `meta`). The parsing and the checks of a
     /// request's `_meta` happen before it enters the actor, so that concurrent HTTP clients do
     /// not queue behind each other's parsing.
-    nonisolated func receive(_ message: IncomingMessage, on channel: any ReplyChannel, meta: StatelessMeta? = nil) async {
+    package nonisolated func receive(_ message: IncomingMessage, on channel: any ReplyChannel, meta: StatelessMeta? = nil) async {
         switch message {
         case .invalid(let reply, let reason):
             logger.warning("Invalid message: \(reason)")
@@ -180,7 +179,7 @@ actor MessageDispatcher {
         }
         switch entry.ordering {
         case .onArrival:
-            let context = RequestContext(
+            let context = ServedRequest(
                 id: id, method: method, params: params, client: facts, peer: Peer(dispatcher: self, channel: channel, turn: nil))
             do {
                 await answer(id, facts: facts, .success(try await entry.handle(context)), channel: channel)
@@ -189,7 +188,7 @@ actor MessageDispatcher {
             }
         case .turn(let kind):
             let turn = RequestTurn(queue: ordersAcrossScopes ? order : TurnQueue(), kind: kind(params))
-            let context = RequestContext(
+            let context = ServedRequest(
                 id: id, method: method, params: params, client: facts, peer: Peer(dispatcher: self, channel: channel, turn: turn))
             nextSerial += 1
             let serial = nextSerial
@@ -256,8 +255,8 @@ actor MessageDispatcher {
         }
         do {
             try await channel.respond(JSONMessageWriter.data(.object(response)), answering: endsRequest)
-        } catch let error as StdioTransportError {
-            if case .outputClosed = error { shutDown(reason: "the client closed its input (\(error))") }
+        } catch let error as any TransportFailure {
+            if error.clientIsGone { shutDown(reason: "the client closed its input (\(error))") }
         } catch {
             logger.error("Could not send the response to \(id): \(error)")
         }
@@ -271,7 +270,7 @@ actor MessageDispatcher {
     }
 
     /// Cancels a request of a channel whose reader went away (a closed HTTP stream).
-    func cancel(_ id: ID, scope: Int) async {
+    package func cancel(_ id: ID, scope: Int) async {
         await cancel(Key(scope: scope, id: RequestKey(id)))
     }
 
@@ -281,7 +280,7 @@ actor MessageDispatcher {
     ///
     /// - Throws: ``ProtocolError`` with the client's error; `CancellationError` when the caller
     ///   is cancelled or the dispatcher shuts down first.
-    func request(_ method: String, _ params: Value, on channel: any ReplyChannel) async throws -> Value {
+    package func request(_ method: String, _ params: Value, on channel: any ReplyChannel) async throws -> Value {
         guard !isShutDown else { throw CancellationError() }
         nextOutgoingID += 1
         // A string, so that a client's own integer ids are never mistaken for the server's.
@@ -327,7 +326,7 @@ actor MessageDispatcher {
 
     /// No more input will come: ``waitUntilCompleted()`` returns once everything received has
     /// been answered.
-    func finishInput() {
+    package func finishInput() {
         guard !inputEnded else { return }
         inputEnded = true
         if running.isEmpty { resumeCompleted() } else { startWatchdog() }
@@ -335,14 +334,14 @@ actor MessageDispatcher {
 
     /// Returns when the input ended and every request was answered (or nothing was answered for
     /// the grace period), or the dispatcher was shut down.
-    func waitUntilCompleted() async {
+    package func waitUntilCompleted() async {
         guard !isCompleted else { return }
         await withCheckedContinuation { completed.append($0) }
     }
 
     /// Cancels every request (their statements are interrupted, their writes rolled back) and
     /// completes now. Calling it again does nothing.
-    func shutDown(reason: String) {
+    package func shutDown(reason: String) {
         guard !isShutDown else { return }
         isShutDown = true
         logger.notice("Shutting down: \(reason)")

@@ -1,5 +1,5 @@
 import Foundation
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 import Testing
 
 /// Records the order in which turns start and end.

@@ -2,7 +2,7 @@ import MCP
 
 /// A request id compared byte for byte. Swift compares strings by canonical equivalence, so as
 /// `ID`s `"é"` and `"e\u{301}"` would be one request; to the client they are two.
-struct RequestKey: Hashable, Sendable {
+package struct RequestKey: Hashable, Sendable {
     private enum Storage: Hashable, Sendable {
         case string([UInt8])
         case number(Int)
@@ -10,7 +10,7 @@ struct RequestKey: Hashable, Sendable {
 
     private let storage: Storage
 
-    init(_ id: ID) {
+    package init(_ id: ID) {
         switch id {
         case .string(let string): storage = .string(Array(string.utf8))
         case .number(let number): storage = .number(number)
@@ -20,7 +20,7 @@ struct RequestKey: Hashable, Sendable {
 
 extension ID {
     /// The id of a JSON-RPC message: a string or an integer.
-    init?(json value: Value) {
+    package init?(json value: Value) {
         switch value {
         case .string(let string): self = .string(string)
         case .int(let integer): self = .number(integer)
@@ -29,12 +29,12 @@ extension ID {
     }
 
     /// The id as JSON text.
-    var replyText: String {
+    package var replyText: String {
         String(decoding: JSONMessageWriter.data(json), as: UTF8.self)
     }
 
     /// The id as JSON.
-    var json: Value {
+    package var json: Value {
         switch self {
         case .string(let string): .string(string)
         case .number(let number): .int(number)

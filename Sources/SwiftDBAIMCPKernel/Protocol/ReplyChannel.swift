@@ -7,7 +7,7 @@ import Foundation
 /// still running in the same scope is refused, and `notifications/cancelled` names a request of
 /// its own scope. Over stdio and in an HTTP session there is one scope; every stateless HTTP POST
 /// is a scope of its own.
-protocol ReplyChannel: Sendable {
+package protocol ReplyChannel: Sendable {
     /// The id space of the channel's requests.
     var scope: Int { get }
     /// How the channel's requests reach the server (for audit records).
@@ -23,6 +23,6 @@ protocol ReplyChannel: Sendable {
 }
 
 extension ReplyChannel {
-    func abandon() async {}
-    var origin: ClientOrigin { .stdio }
+    package func abandon() async {}
+    package var origin: ClientOrigin { .stdio }
 }

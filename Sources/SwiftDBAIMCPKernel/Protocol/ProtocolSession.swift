@@ -1,5 +1,5 @@
 import MCP
-import SwiftDBAIConcurrency
+import SwiftDBAIPrimitives
 
 /// What the protocol keeps of one handshake-era session (2025-11-25 and older): the capabilities
 /// the client declared in `initialize`, its `clientInfo`, the revision negotiated and the log
@@ -8,7 +8,7 @@ import SwiftDBAIConcurrency
 ///
 /// A lock rather than an actor: every request reads the capabilities and the log level, two
 /// small values; a lock spares an actor hop on each read.
-final class ProtocolSession: Sendable {
+package final class ProtocolSession: Sendable {
     private struct State {
         var capabilities: [String: Value]?
         var clientInfo: Value?
@@ -18,11 +18,11 @@ final class ProtocolSession: Sendable {
 
     private let state = Mutex(State())
 
-    init() {}
+    package init() {}
 
     /// Records what `initialize` declared. False, changing nothing, when the session was
     /// initialized already.
-    func initialize(capabilities: [String: Value], clientInfo: Value? = nil, protocolVersion: String? = nil) -> Bool {
+    package func initialize(capabilities: [String: Value], clientInfo: Value? = nil, protocolVersion: String? = nil) -> Bool {
         state.withLock { state in
             guard state.capabilities == nil else { return false }
             state.capabilities = capabilities
@@ -33,21 +33,21 @@ final class ProtocolSession: Sendable {
     }
 
     /// The `clientInfo` and the revision negotiated in `initialize`; nil before it.
-    var client: (info: Value?, protocolVersion: String?) {
+    package var client: (info: Value?, protocolVersion: String?) {
         state.withLock { ($0.clientInfo, $0.protocolVersion) }
     }
 
     /// The capabilities declared in `initialize`; nil before it.
-    var capabilities: [String: Value]? {
+    package var capabilities: [String: Value]? {
         state.withLock { $0.capabilities }
     }
 
     /// The level of `notifications/message` the client asked for (`logging/setLevel`).
-    var logLevel: LogLevel {
+    package var logLevel: LogLevel {
         state.withLock { $0.logLevel }
     }
 
-    func setLogLevel(_ level: LogLevel) {
+    package func setLogLevel(_ level: LogLevel) {
         state.withLock { $0.logLevel = level }
     }
 }

@@ -1,17 +1,17 @@
 import Foundation
 import MCP
-import SwiftDBAI
+import SwiftDBAIPrimitives
 
 /// Writes the SDK's `Value` as compact JSON (keys sorted), for the server's hot path.
-enum JSONMessageWriter {
-    static func data(_ value: Value) -> Data {
+package enum JSONMessageWriter {
+    package static func data(_ value: Value) -> Data {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
         write(value, into: &bytes)
         return Data(bytes)
     }
 
-    static func write(_ value: Value, into bytes: inout [UInt8]) {
+    package static func write(_ value: Value, into bytes: inout [UInt8]) {
         switch value {
         case .null: bytes.append(contentsOf: "null".utf8)
         case .bool(let bool): bytes.append(contentsOf: (bool ? "true" : "false").utf8)
@@ -51,7 +51,7 @@ enum JSONMessageWriter {
     }
 
     /// The bytes ``write(_:into:)`` writes for `value`, counted without writing them.
-    static func size(of value: Value) -> Int {
+    package static func size(of value: Value) -> Int {
         switch value {
         case .null: 4
         case .bool(let bool): bool ? 4 : 5
@@ -75,7 +75,7 @@ enum JSONMessageWriter {
     }
 
     /// The bytes ``writeString(_:into:)`` writes for `string`: quotes and escapes included.
-    static func size(of string: String) -> Int {
+    package static func size(of string: String) -> Int {
         JSONEscaping.stringSize(of: string)
     }
 
@@ -91,7 +91,7 @@ enum JSONMessageWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    static func writeString(_ string: String, into bytes: inout [UInt8]) {
+    package static func writeString(_ string: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
             switch byte {

@@ -1,18 +1,18 @@
 import MCP
 
 /// The protocol fields of a 2026-07-28 request's `params._meta`, checked.
-struct StatelessMeta: Sendable {
-    let version: String
-    let capabilities: [String: Value]
-    let logLevel: LogLevel?
+package struct StatelessMeta: Sendable {
+    package let version: String
+    package let capabilities: [String: Value]
+    package let logLevel: LogLevel?
     /// `_meta["io.modelcontextprotocol/clientInfo"]`, as sent (for audit records).
-    var clientInfo: Value? = nil
+    package var clientInfo: Value? = nil
 
     /// The fields of a stateless request, nil for a request of the handshake era (its `_meta`
     /// names no protocol version and no client capabilities).
     ///
     /// - Throws: -32602 when a field is missing or malformed, -32022 for a version not served.
-    static func parse(_ params: [String: Value]) throws(ProtocolError) -> StatelessMeta? {
+    package static func parse(_ params: [String: Value]) throws(ProtocolError) -> StatelessMeta? {
         guard case .object(let meta)? = params["_meta"] else { return nil }
         let versionValue = meta[ProtocolRevision.MetaKey.protocolVersion]
         let capabilitiesValue = meta[ProtocolRevision.MetaKey.clientCapabilities]
