@@ -153,8 +153,12 @@ let package = Package(
             dependencies: ["SwiftDBAIChat", "SwiftDBAIPrimitives", "SwiftDBAIAsyncHTTPClient", "SwiftDBAITestSupport"]
         ),
         .testTarget(
+            name: "SwiftDBAIMCPHTTPTests",
+            dependencies: ["SwiftDBAIMCPHTTP", "SwiftDBAIMCP", "SwiftDBAIMCPKernel"]
+        ),
+        .testTarget(
             name: "SwiftDBAIMCPTests",
-            dependencies: ["SwiftDBAIMCP", "SwiftDBAIMCPHTTP", "SwiftDBAIMCPKernel", "SwiftDBAIChat", "SwiftDBAIPrimitives"]
+            dependencies: ["SwiftDBAIMCP", "SwiftDBAIMCPKernel", "SwiftDBAIChat", "SwiftDBAIPrimitives"]
         ),
     ],
     swiftLanguageModes: [.v6]

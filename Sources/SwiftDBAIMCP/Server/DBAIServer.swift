@@ -136,7 +136,7 @@ public final class DBAIServer: Sendable {
     ///
     /// - Parameter onShutdown: called once when the session shuts down early (a signal, an
     ///   output the client closed), after its calls were cancelled.
-    func sessionDispatcher(onShutdown: @escaping @Sendable (String) -> Void = { _ in }) -> MessageDispatcher {
+    package func sessionDispatcher(onShutdown: @escaping @Sendable (String) -> Void = { _ in }) -> MessageDispatcher {
         let session = ClientSession(databases: databases.map(\.name), archive: conversationArchive)
         return MessageDispatcher(
             methods: makeMethods(session: session), session: session.protocolSession,
@@ -145,7 +145,7 @@ public final class DBAIServer: Sendable {
 
     /// The dispatcher of stateless (2026-07-28) requests that belong to no session: the
     /// Streamable HTTP endpoint's requests without `Mcp-Session-Id`.
-    func statelessDispatcher() -> MessageDispatcher {
+    package func statelessDispatcher() -> MessageDispatcher {
         MessageDispatcher(
             methods: makeMethods(session: nil), session: nil,
             gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger, ordersAcrossScopes: false)

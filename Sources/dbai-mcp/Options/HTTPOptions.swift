@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SwiftDBAIMCP
+import SwiftDBAIMCPHTTP
 
 /// Streamable HTTP instead of stdio: where to listen, who may call, and how much.
 struct HTTPOptions: ParsableArguments {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SwiftDBAIMCP
+@testable import SwiftDBAIMCPHTTP
 
 @Suite("HTTP addresses, origins and the request gate")
 struct HTTPRequestGateTests {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MCP
 import SwiftDBAI
+import SwiftDBAIMCP
 import SwiftDBAIPrimitives
 import SwiftDBAIMCPKernel
 
