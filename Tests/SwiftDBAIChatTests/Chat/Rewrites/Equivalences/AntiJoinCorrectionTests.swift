@@ -3,45 +3,9 @@ import Testing
 @testable import SwiftDBAIChat
 import SwiftDBAITestSupport
 
-/// `NOT IN` a column that holds NULLs, and an inner join tested with `IS NULL`: both answer
-/// nothing until corrected.
-@Suite("NOT IN with NULLs and anti-joins written as inner joins")
-struct NullSafeCorrectionTests {
-    @Test("NOT IN a column with NULLs gets IS NOT NULL in its subquery, with or without a WHERE")
-    func notIn() async throws {
-        let (executor, schema, profiles, _) = try await ShopDatabase.fixture()
-        let sql = "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM orders)"
-        let rewritten = try #require(NotInNullCorrection().applied(to: sql, schema: schema, profiles: profiles))
-        #expect(rewritten == "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM orders WHERE promo_code_id IS NOT NULL)")
-        #expect(try await executor.query(sql).rowCount == 0)
-        #expect(try await executor.query(rewritten).rows.map { $0[0] } == [.text("UNUSED")])
-
-        let filtered = try #require(NotInNullCorrection().applied(to: 
-            "SELECT code FROM promo_codes p WHERE p.id NOT IN (SELECT DISTINCT o.promo_code_id FROM orders o WHERE o.status = 'paid' OR o.status = 'pending' ORDER BY 1) ORDER BY code",
-            schema: schema, profiles: profiles))
-        #expect(filtered == "SELECT code FROM promo_codes p WHERE p.id NOT IN (SELECT DISTINCT o.promo_code_id FROM orders o WHERE o.promo_code_id IS NOT NULL AND (o.status = 'paid' OR o.status = 'pending') ORDER BY 1) ORDER BY code")
-        #expect(try await executor.query(filtered).rows.map { $0[0] } == [.text("UNUSED")])
-    }
-
-    @Test("NOT IN left alone: a column without NULLs, IN, several columns, a compound subquery, odd text")
-    func notInLeftAlone() async throws {
-        let (_, schema, profiles, _) = try await ShopDatabase.fixture()
-        for sql in [
-            "SELECT name FROM customers WHERE id NOT IN (SELECT customer_id FROM orders)",
-            "SELECT code FROM promo_codes WHERE id IN (SELECT promo_code_id FROM orders)",
-            "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id, id FROM orders)",
-            "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM orders UNION SELECT 1)",
-            "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM",
-            "SELECT code FROM promo_codes WHERE id NOT IN (SELECT",
-            "SELECT code FROM promo_codes WHERE id NOT IN (1, 2)",
-            // Already right: the subquery leaves out the NULLs.
-            "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM orders WHERE promo_code_id IS NOT NULL)",
-            "SELECT code FROM promo_codes WHERE id NOT IN (SELECT o.promo_code_id FROM orders o WHERE o.status = 'paid' AND o.promo_code_id IS NOT NULL)",
-        ] {
-            #expect(NotInNullCorrection().applied(to: sql, schema: schema, profiles: profiles) == nil, "\(sql)")
-        }
-    }
-
+/// An inner join tested with `IS NULL` answers nothing until it becomes a LEFT JOIN.
+@Suite("Anti-joins written as inner joins")
+struct AntiJoinCorrectionTests {
     @Test("an inner join tested with IS NULL on a column that cannot be NULL after it becomes a LEFT JOIN")
     func antiJoin() async throws {
         let (executor, schema, _, _) = try await ShopDatabase.fixture()
@@ -123,43 +87,5 @@ struct NullSafeCorrectionTests {
         // Its INTEGER PRIMARY KEY is the rowid, never NULL: there the join is an anti-join.
         #expect(AntiJoinCorrection().applied(to: "SELECT t.name FROM tags t JOIN products p ON p.name = t.name WHERE p.id IS NULL", schema: schema)
             == "SELECT t.name FROM tags t LEFT JOIN products p ON p.name = t.name WHERE p.id IS NULL")
-    }
-
-    @Test("the engine runs the equivalences and records them; a guess is a doubt told to the model, never a rewrite")
-    func inEngine() async throws {
-        let (executor, _, _, database) = try await ShopDatabase.fixture()
-        let notIn = "SELECT code FROM promo_codes WHERE id NOT IN (SELECT promo_code_id FROM orders)"
-        let firstHalf = "SELECT SUM(total_cents / 100) FROM orders WHERE created_at BETWEEN '2025-01-01' AND '2025-06-30'"
-        let model = ScriptedModel([
-            .text(notIn),
-            .text("SELECT COUNT(T1.id) FROM products AS T1 JOIN reviews AS T2 ON T1.id = T2.product_id WHERE T2.id IS NULL"),
-            // The cents guess would return another total: the model is told why and writes the same
-            // statement again, which stands.
-            .text(firstHalf), .text(firstHalf),
-            // The rounding guess: told the question asks for two decimals, the model rounds.
-            .text("SELECT AVG(rating) FROM reviews"), .text("SELECT round(avg(rating), 2) FROM reviews"),
-        ])
-        let engine = ChatEngine(executor: executor, model: model, configuration: ChatEngineTests.noSummary.oneCandidate)
-        let unused = try await engine.send("Which promo codes have never been used?")
-        #expect(unused.queryResult?.rows.map { $0[0] } == [.text("UNUSED")])
-        #expect(unused.modelSQL == notIn && unused.sql != notIn)
-        #expect(unused.rewrites == [AppliedRewrite(rule: "not_in_null", kind: .equivalence, before: notIn, after: unused.sql)])
-        let unreviewed = try await engine.send("How many products have no review?")
-        #expect(unreviewed.queryResult?.rows.first?[0] == .integer(1))
-        #expect(unreviewed.rewrites.map(\.rule) == ["anti_join"])
-        let half = try await engine.send("How much did orders bring in during the first half of 2025, in dollars?")
-        #expect(half.sql == firstHalf && half.modelSQL == firstHalf && half.rewrites.isEmpty)
-        #expect(half.lookedAgainFor.count == 1 && half.lookedAgainFor[0].hasPrefix("Columns named like …_cents hold cents"))
-        let average = try await engine.send("What is the average rating, rounded to two decimals?")
-        #expect(average.sql == "SELECT round(avg(rating), 2) FROM reviews" && average.modelSQL == average.sql && average.rewrites.isEmpty)
-        #expect(average.lookedAgainFor == ["The question asks for the result rounded to 2 decimal places; the statement does not round it."])
-        #expect(average.queryResult?.rows.first?[0] == .real(4.33) && average.attempts == 2)
-        #expect(average.doubts == [] && unused.doubts == [] && unused.lookedAgainFor == [])
-        // The model kept its statement: what the guess saw stays in the answer's doubts.
-        #expect(half.doubts == half.lookedAgainFor)
-        #expect(model.requests.count == 6)
-        let look = try #require(model.requests.last?.messages.last?.content)
-        #expect(look.hasPrefix("That statement runs, but:\nThe question asks for the result rounded to 2 decimal places"))
-        _ = database
     }
 }
