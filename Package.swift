@@ -126,7 +126,6 @@ let package = Package(
             name: "dbai-mcp",
             dependencies: [
                 "SwiftDBAIMCP",
-                "SwiftDBAIMCPKernel",
                 "SwiftDBAIMCPHTTP",
                 "SwiftDBAIAsyncHTTPClient",
                 .target(name: "CStaticBinarySupport", condition: .when(platforms: [.linux])),

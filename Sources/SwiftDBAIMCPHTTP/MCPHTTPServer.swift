@@ -3,7 +3,6 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
-import SwiftDBAI
 import SwiftDBAIPrimitives
 import SwiftDBAIMCP
 import SwiftDBAIMCPKernel

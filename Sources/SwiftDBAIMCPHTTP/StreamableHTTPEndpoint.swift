@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import MCP
-import SwiftDBAI
 import SwiftDBAIMCP
 import SwiftDBAIPrimitives
 import SwiftDBAIMCPKernel

@@ -3,12 +3,12 @@ import Foundation
 import Logging
 import SwiftDBAIMCP
 import SwiftDBAIMCPHTTP
-import SwiftDBAIMCPKernel
 
 /// `dbai-mcp`: flags → configuration → server. No other logic lives here. The flags come in
 /// groups (`Options/`), each parsed once into its types by ArgumentParser and checked by its own
-/// `validate()` (ranges and combinations within the group); a configuration that cannot be built
-/// or served ends in one error path, ``fail(_:)``.
+/// `validate()` (ranges and combinations within the group), in the order the groups are declared
+/// (the databases first); a configuration that cannot be built or served ends in one error path,
+/// ``fail(_:)``.
 @main
 struct DBAIMCPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -29,17 +29,8 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     @OptionGroup(title: "Language model for ask") var model: ModelOptions
     @OptionGroup(title: "HTTP") var http: HTTPOptions
 
-    @Flag(name: .customLong("print-manifest"), help: .hidden)
-    var printManifest = false
-
-    func validate() throws {
-        guard printManifest || !databases.db.isEmpty else {
-            throw ValidationError("Missing --db: give the SQLite file to serve.")
-        }
-    }
-
     func run() async throws {
-        if printManifest {
+        if databases.printManifest {
             FileHandle.standardOutput.write(Data(try DBAIManifest.json().utf8))
             return
         }

@@ -130,6 +130,14 @@ struct AuditAttemptStateTests {
         #expect(state.finish(failure: nil)?.reason?.code == "not_run")
     }
 
+    @Test("a rollback after a confirmation was asked for is the call's outcome, as any rollback is")
+    func previewThenRollback() {
+        var state = state(.write)
+        state.awaitConfirmation()
+        _ = state.rollBack(Self.delete, code: .changedSincePreview)
+        #expect(state.finish(failure: nil) == nil)
+    }
+
     @Test("after a rollback, a new run that commits is the outcome")
     func rollbackThenCommit() {
         var state = state(.write)

@@ -10,7 +10,7 @@ import Testing
 /// Confirmations under 2026-07-28 (Multi Round-Trip Requests), through the server: the first
 /// call answers `input_required` with a signed state, the retry with the user's answer runs
 /// the write once, only on the rows previewed.
-@Suite("ConfirmationRoundTrip: accepted, declined, replayed, altered, expired and stale confirmations")
+@Suite("ConfirmationRoundTrip: accepted, declined, replayed, altered, expired and stale confirmations", .timeLimit(.minutes(1)))
 struct ConfirmationRoundTripTests {
     /// A server on a copy of Chinook (deletes allowed), spoken to with raw 2026-07-28 lines.
     final class Harness: Sendable {
@@ -37,11 +37,9 @@ struct ConfirmationRoundTripTests {
             ]
             let line: Value = ["jsonrpc": "2.0", "id": .int(id), "method": "tools/call", "params": .object(params)]
             transport.deliver(String(decoding: JSONMessageWriter.data(line), as: UTF8.self))
-            for _ in 0..<6_000 {
-                if let reply = try await transport.sentMessages().first(where: { $0["id"] == .int(id) }) { return reply }
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            throw CancellationError()
+            await transport.waitForSent(id)
+            let reply = try await transport.sentMessages().first { $0["id"] == .int(id) }
+            return try #require(reply, "no response to request \(id)")
         }
 
         func count(_ sql: String) throws -> Int {

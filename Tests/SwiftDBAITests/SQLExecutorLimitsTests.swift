@@ -64,10 +64,8 @@ struct SQLExecutorLimitsTests {
         }
         for await _ in started { break }
         task.cancel()
-        let clock = ContinuousClock()
-        let start = clock.now
+        // Not interrupted, the statement would end at the 60 s timeout, as .timeout.
         await #expect(throws: SwiftDBAIError.cancelled) { _ = try await task.value }
-        #expect(clock.now - start < .seconds(30))
         #expect(try await executor.query("SELECT 2").rows == [[.integer(2)]])
     }
 

@@ -38,8 +38,11 @@ struct AuditAttemptState: Sendable {
         let reason: Reason?
     }
 
+    /// Why a call was refused or failed.
     struct Reason: Sendable, Equatable {
+        /// The stable error code (`confirmation_required`, `not_run`, a tool's code).
         let code: String
+        /// What happened, for a person.
         let message: String
     }
 
@@ -70,7 +73,9 @@ struct AuditAttemptState: Sendable {
         if case .rolledBack = phase { phase = .running }
     }
 
-    /// The call answers with a confirmation request: nothing ran.
+    /// The call answers with a confirmation request: nothing ran. The callers make it the call's
+    /// last event before ``finish(failure:)``; a run that rolled back after it would be the
+    /// call's outcome, as any rollback is.
     mutating func awaitConfirmation() {
         guard !hasOutcome else { return }
         phase = .awaitingConfirmation

@@ -84,7 +84,7 @@ struct DatabasePrompts: Sendable {
         case Self.ask:
             return askPrompt(try required("question"))
         default:
-            throw ProtocolError.invalidParams(detail: 
+            throw ProtocolError.invalidParams(detail:
                 "Unknown prompt \(Echo.clipped(name)). Prompts: \(Self.prompts.map(\.name).joined(separator: ", ")).")
         }
     }
@@ -142,7 +142,7 @@ struct DatabasePrompts: Sendable {
     private func explainTable(_ name: String) async throws -> GetPrompt.Result {
         let schema = try await library { () async throws(SwiftDBAIError) in try await executor.schema() }
         guard var table = schema.table(named: name) else {
-            throw ProtocolError.invalidParams(detail: 
+            throw ProtocolError.invalidParams(detail:
                 "No table or view named \(Echo.clipped(name)). Tables and views: \(SwiftDBAIError.names(schema.tableNames, near: name)).")
         }
         let tableName = table.name

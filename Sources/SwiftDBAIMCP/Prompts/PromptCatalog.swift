@@ -41,12 +41,12 @@ struct PromptCatalog: Sendable {
         if servesSeveral {
             let requested = arguments?[Self.databaseArgument]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             guard !requested.isEmpty else {
-                throw ProtocolError.invalidParams(detail: 
+                throw ProtocolError.invalidParams(detail:
                     "The prompt \(Echo.clipped(prompt)) needs the argument database: one of \(databases.map(\.name).joined(separator: ", ")).")
             }
             database = databases.first { $0.name == requested }
             guard database != nil else {
-                throw ProtocolError.invalidParams(detail: 
+                throw ProtocolError.invalidParams(detail:
                     "There is no database \(Echo.clipped(requested)). Databases: \(databases.map(\.name).joined(separator: ", ")).")
             }
         } else {

@@ -19,7 +19,7 @@ struct SchemaCompletions: Sendable {
         switch parameters.ref {
         case .prompt(let prompt):
             guard DatabasePrompts.prompts.contains(where: { $0.name == prompt.name }) else {
-                throw ProtocolError.invalidParams(detail: 
+                throw ProtocolError.invalidParams(detail:
                     "Unknown prompt \(Echo.clipped(prompt.name)). Prompts: \(DatabasePrompts.prompts.map(\.name).joined(separator: ", ")).")
             }
             if parameters.argument.name == PromptCatalog.databaseArgument, databases.count > 1 {
@@ -35,7 +35,7 @@ struct SchemaCompletions: Sendable {
             }
         case .resource(let resource):
             guard let template = resources.templates.firstIndex(where: { $0.uriTemplate == resource.uri }) else {
-                throw ProtocolError.invalidParams(detail: 
+                throw ProtocolError.invalidParams(detail:
                     "Unknown resource template \(resource.uri). Templates: \(resources.templates.map(\.uriTemplate).joined(separator: ", ")).")
             }
             if parameters.argument.name == "name" {

@@ -72,7 +72,7 @@ struct SchemaResources: Sendable {
             let encoded = String(uri.dropFirst(tablePrefix.count))
             let name = encoded.removingPercentEncoding ?? encoded
             guard var table = schema.table(named: name) else {
-                throw ProtocolError.invalidParams(detail: 
+                throw ProtocolError.invalidParams(detail:
                     "No table or view named \(Echo.clipped(name)). Available: \(SwiftDBAIError.names(schema.tableNames, near: name)).")
             }
             table.rowCount = try await rowCounts(of: [table.name], in: database)[SQLIdentifier.foldCase(table.name)]
@@ -124,7 +124,7 @@ struct SchemaResources: Sendable {
             throw ProtocolError.internalError(detail: error.description)
         }
         guard !page.entries.isEmpty else {
-            throw ProtocolError.invalidParams(detail: 
+            throw ProtocolError.invalidParams(detail:
                 "The table \(Echo.clipped(entries[offset].table.name)) cannot be listed within --max-result-bytes \(budget.maxBytes): "
                     + "read \(tablePrefix(of: database)){name} for it, or restart dbai-mcp with a larger value.")
         }

@@ -7,6 +7,7 @@ import SwiftDBAIMCPKernel
 
 /// The params of an SDK method, decoded once into the SDK's type.
 struct SDKParameters<M: MCP.Method>: RequestParameters {
+    /// The params, as the SDK's type.
     let value: M.Parameters
 
     init(method: String, params: [String: Value]) throws(ProtocolError) {

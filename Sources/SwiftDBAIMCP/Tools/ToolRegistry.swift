@@ -16,8 +16,10 @@ struct ToolRegistry: Sendable {
     let naming: ToolNaming
     /// The databases served, by name; with several, the database tools take a `database` argument.
     let databaseNames: [String]
-    /// The arguments each tool takes, by tool name: the properties of its input schema, read once.
-    /// A call with any other argument is refused, so a typo (`wher`) is not silently ignored.
+    /// The arguments each tool takes, by the name clients call it by (``clientName(of:)``: a canned
+    /// query may share a built-in tool's unprefixed name): the properties of its input schema,
+    /// read once. A call with any other argument is refused, so a typo (`wher`) is not silently
+    /// ignored.
     private let argumentNames: [String: Set<String>]
 
     init(
@@ -30,8 +32,11 @@ struct ToolRegistry: Sendable {
         self.cannedQueries = cannedQueries
         self.databaseNames = databaseNames
         var argumentNames: [String: Set<String>] = [:]
-        for tool in tools + cannedQueries.map({ $0 as any DatabaseTool }) {
-            argumentNames[tool.name] = Self.argumentNames(of: tool.definition)
+        for tool in tools {
+            argumentNames[naming.name(tool.name)] = Self.argumentNames(of: tool.definition)
+        }
+        for query in cannedQueries {
+            argumentNames[query.name] = Self.argumentNames(of: query.definition)
         }
         self.argumentNames = argumentNames
     }
@@ -117,7 +122,7 @@ struct ToolRegistry: Sendable {
             var output: ToolOutput
             let database = try database(of: tool, arguments: &arguments, catalog: catalog)
             let toolArguments = ToolArguments(arguments)
-            try toolArguments.requireOnly(argumentNames[tool.name] ?? [])
+            try toolArguments.requireOnly(argumentNames[name] ?? [])
             if let database {
                 output = try await tool.call(toolArguments, context: catalog.context(database))
             } else {

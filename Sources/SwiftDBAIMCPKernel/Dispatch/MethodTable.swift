@@ -19,12 +19,17 @@ package struct MethodTable: Sendable {
         case turn(@Sendable ([String: Value]) -> TurnQueue.Kind)
     }
 
+    /// One method's declaration.
     package struct Method: Sendable {
+        /// The eras the method is served in; a request of another era is -32601.
         package let eras: Set<ClientFacts.Era>
+        /// How its requests take their place in the order of requests.
         package let ordering: Ordering
+        /// Its handler.
         package let handle: Handler
     }
 
+    /// The methods, by name.
     package private(set) var methods: [String: Method] = [:]
 
     package init() {}
@@ -49,6 +54,7 @@ package struct MethodTable: Sendable {
         }
     }
 
+    /// The method of that name; nil for one the server does not answer.
     package func method(_ name: String) -> Method? { methods[name] }
 }
 

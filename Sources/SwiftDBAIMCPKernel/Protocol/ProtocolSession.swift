@@ -47,6 +47,7 @@ package final class ProtocolSession: Sendable {
         state.withLock { $0.logLevel }
     }
 
+    /// Records the level `logging/setLevel` asked for.
     package func setLogLevel(_ level: LogLevel) {
         state.withLock { $0.logLevel = level }
     }

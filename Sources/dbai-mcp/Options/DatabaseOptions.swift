@@ -20,6 +20,17 @@ struct DatabaseOptions: ParsableArguments {
         valueName: "path"))
     var loadExtension: [String] = []
 
+    /// Print the bundle manifest (`mcp-manifest.json`) and exit, serving nothing.
+    @Flag(name: .customLong("print-manifest"), help: .hidden)
+    var printManifest = false
+
+    /// Checked first of all the groups: a missing `--db` is what a bare command line lacks.
+    func validate() throws {
+        guard printManifest || !db.isEmpty else {
+            throw ValidationError("Missing --db: give the SQLite file to serve.")
+        }
+    }
+
     /// The metadata file, read and checked; nil without `--metadata`.
     func loadMetadata() throws -> DatasetteMetadata? {
         try metadata.map { try DatasetteMetadata.load(path: $0) }

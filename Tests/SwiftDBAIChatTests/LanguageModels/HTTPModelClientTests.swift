@@ -141,9 +141,8 @@ struct HTTPModelClientTests {
             model: "qwen", transport: .asyncHTTPClient, baseURL: hung.url("v1"), timeout: .seconds(60), retryPolicy: .none)
         var short = Fixtures.question
         short.timeout = .milliseconds(300)
-        let start = ContinuousClock.now
+        // Waited out, the request would succeed after 30 s: the timeout says it was not.
         #expect(await Self.timeoutSeconds(of: lenient, short) == 0.3)
-        #expect(ContinuousClock.now - start < .seconds(20), "a hang check, not a speed test")
     }
 
     /// The seconds a `.timeout` error reports, or nil when the request ends otherwise.

@@ -101,19 +101,16 @@ struct ProviderFailureTests {
 
     @Test("a server slower than the timeout is a timeout", arguments: ProviderKind.allCases)
     func timeout(provider: ProviderKind) async throws {
-        // The answer would come after 30 s: a timeout well before it shows the request was not
-        // waited out (the bound is a hang check with a wide margin, not a speed measurement).
+        // The answer would come after 30 s, as a success: a timeout error shows the request was
+        // not waited out (no clock is read: a busy machine may be slow to deliver the timeout).
         let server = try ReplayHTTPServer([.json(provider.textAnswer, delay: .seconds(30))])
         let model = provider.model(server, timeout: .milliseconds(300), retryPolicy: .none)
-        let clock = ContinuousClock()
-        let start = clock.now
         let error = await caughtModelError(model, Fixtures.question)
         guard case .timeout(_, let seconds)? = error else {
             Issue.record("expected timeout, got \(String(describing: error))")
             return
         }
         #expect(seconds == 0.3)
-        #expect(clock.now - start < .seconds(20))
     }
 
     @Test("a port where nothing listens is unreachable, after the retries", arguments: ProviderKind.allCases)

@@ -4,8 +4,10 @@ import SwiftDBAI
 /// Why SQLite refused or failed a statement, read once from the error, for the repairs and the
 /// model's retry to use. SQLite reports a missing table, column or function and a syntax error
 /// all as `SQLITE_ERROR`, with nothing but its message to tell them apart: its text is read here
-/// and nowhere else. Errors that carry a result code keep it (``resultCode``).
+/// and nowhere else. An error SQLite returned while running keeps its extended result code
+/// (``resultCode``) for a repair that needs more than the kinds above.
 struct SQLiteFailure: Sendable, Hashable {
+    /// What SQLite's message says went wrong.
     enum Kind: Sendable, Hashable {
         /// `no such table: T`.
         case noSuchTable
@@ -19,6 +21,7 @@ struct SQLiteFailure: Sendable, Hashable {
         case other
     }
 
+    /// What went wrong.
     let kind: Kind
     /// The message, as the error described it.
     let message: String
