@@ -1,14 +1,15 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SwiftDBAI
+import SwiftDBAIChat
+import SwiftDBAIAsyncHTTPClient
 import SwiftDBAIMCP
 import SwiftDBAIMCPHTTP
 
-/// `dbai-mcp`: flags → configuration → server. No other logic lives here. The flags come in
-/// groups (`Options/`), each parsed once into its types by ArgumentParser and checked by its own
-/// `validate()` (ranges and combinations within the group), in the order the groups are declared
-/// (the databases first); a configuration that cannot be built or served ends in one error path,
-/// ``fail(_:)``.
+/// `dbai-mcp`: flags → configuration → server. No other logic lives here. Each option is parsed
+/// once, into its type, by ArgumentParser (a transform or `ExpressibleByArgument`); `validate()`
+/// checks only ranges and combinations.
 @main
 struct DBAIMCPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,32 +21,277 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             """,
         version: DBAIServer.version)
 
-    @OptionGroup(title: "Databases") var databases: DatabaseOptions
-    @OptionGroup(title: "Policy") var policy: PolicyOptions
-    @OptionGroup(title: "Limits") var limits: LimitOptions
-    @OptionGroup(title: "Exports") var exports: ExportOptions
-    @OptionGroup(title: "Audit and state") var auditAndState: AuditAndStateOptions
-    @OptionGroup(title: "Tools and view") var view: ViewOptions
-    @OptionGroup(title: "Language model for ask") var model: ModelOptions
-    @OptionGroup(title: "HTTP") var http: HTTPOptions
+    @Option(name: .long, help: ArgumentHelp(
+        "The SQLite database file; repeat as NAME=PATH to serve several (the tools then take a database argument). A single --db keeps the file's name (without extension) as its name.",
+        valueName: "[name=]path"), transform: { DatabaseSource(parsing: $0) })
+    var db: [DatabaseSource] = []
+
+    @Option(name: .long, help: ArgumentHelp(
+        "A Datasette metadata file (JSON or YAML): descriptions of databases, tables and columns, hidden tables (hidden and unreadable), and canned queries served as tools.",
+        valueName: "file"))
+    var metadata: String?
+
+    @Option(name: .customLong("load-extension"), help: ArgumentHelp(
+        "A SQLite extension (shared library, e.g. vec0.so) loaded on every connection; repeat for several. The SQL function load_extension() stays refused.",
+        valueName: "path"))
+    var loadExtension: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Allowed operations: readonly, standard (select, insert, update), unrestricted (+ delete), or a list such as select,insert. (default: readonly)",
+        valueName: "allowlist"), transform: { try OperationAllowlist(parsing: $0) })
+    var allow: OperationAllowlist = .readOnly
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Only these tables and views can be seen, read or written (NAME.table for one database's table).", valueName: "a,b"))
+    var tables: String?
+
+    @Option(name: .customLong("write-tables"), help: ArgumentHelp(
+        "Only these tables can be written (NAME.table for one database's table).", valueName: "a,b"))
+    var writeTables: String?
+
+    @Option(name: .customLong("max-rows"), help: "The most rows a read returns.")
+    var maxRows: Int = 500
+
+    @Option(name: .customLong("max-result-bytes"), help: ArgumentHelp(
+        "The most bytes of any one answer (a tool result's JSON and text together, a resource, a prompt; at least 4096). A read's rows get about half, its text the rest: beyond, results say truncated_by: bytes with next_cursor; long values are clipped. Schemas that do not fit come as a catalog in pages.",
+        valueName: "bytes"))
+    var maxResultBytes: Int = ExecutionLimits.defaultMaxResultBytes
+
+    @Option(name: .customLong("max-value-bytes"), help: ArgumentHelp(
+        "The largest string or blob a statement may build or read (SQLite's length limit).", valueName: "bytes"))
+    var maxValueBytes: Int = ExecutionLimits.defaultMaxValueBytes
+
+    @Option(name: .customLong("sqlite-memory-mb"), help: ArgumentHelp(
+        "SQLite's memory limit for the process, in MiB (0 for none).", valueName: "MiB"))
+    var sqliteMemoryMB: Int = DBAIServerConfiguration.defaultSQLiteMemoryLimit >> 20
+
+    @Option(name: .customLong("timeout-ms"), help: "How long a statement may run, in milliseconds.")
+    var timeoutMilliseconds: Int = 10_000
+
+    @Option(name: .customLong("export-dir"), help: ArgumentHelp(
+        "A directory where each `export` is also written as a new file (never overwriting one, never following a link); without it, exports are read through resources/read only.",
+        valueName: "dir"))
+    var exportDirectory: String?
+
+    @Option(name: .customLong("export-ttl-seconds"), help: "How long an export stays readable through resources/read.")
+    var exportTTLSeconds: Int = 900
+
+    @Option(name: .customLong("export-max-mb"), help: ArgumentHelp(
+        "The most MiB the exports kept take together (and one export at most); the oldest are removed first.", valueName: "MiB"))
+    var exportMaxMB: Int = 512
+
+    @Option(name: .customLong("audit-log"), help: ArgumentHelp(
+        "Record every write attempt (insert, update, delete, canned writes, writes `ask` proposed) as a JSON line in this file, written to disk before the write's commit is reported; a write that cannot be recorded is refused.",
+        valueName: "file"))
+    var auditLog: String?
+
+    @Flag(name: .customLong("audit-reads"), help: "Record reads in the audit log too (every tool call that is not a write).")
+    var auditReads = false
+
+    @Flag(name: .customLong("audit-redact-values"), help: "Record each bound value in the audit log as its type and length only.")
+    var auditRedactValues = false
+
+    @Option(name: .customLong("audit-log-max-mb"), help: ArgumentHelp(
+        "Rotate the audit log to FILE.1, FILE.2… (none deleted) when it would grow past this many MiB.", valueName: "MiB"))
+    var auditLogMaxMB: Int?
+
+    @Option(name: .customLong("state-dir"), help: ArgumentHelp(
+        "Keep `ask` conversations in DIR/conversations.sqlite (created when missing; never in a served database), so a conversation_id continues after a restart.",
+        valueName: "dir"))
+    var stateDirectory: String?
+
+    @Option(name: .customLong("conversation-ttl"), help: ArgumentHelp(
+        "How long a conversation nobody continues is kept in --state-dir: seconds, or a number with s, m, h or d (default 7d).",
+        valueName: "duration"))
+    var conversationTTL: String?
+
+    @Flag(name: .customLong("no-ui"), help: "Offer no MCP Apps view (ui://dbai/result) even to hosts that show them: results as text and structured content only.")
+    var noUI = false
+
+    @Flag(name: .customLong("no-confirm"), help: "Run destructive writes, and writes a model wrote for `ask`, without asking for confirmation (automation only).")
+    var noConfirm = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The model that answers `ask`: openai:MODEL, anthropic:MODEL, gemini:MODEL, ollama:MODEL or openai-compatible:MODEL. API keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY). Without it, `ask` uses the client's model when the client supports sampling.",
+        valueName: "provider:model"))
+    var llm: String?
+
+    @Option(name: .customLong("llm-base-url"), help: ArgumentHelp(
+        "The API base URL of the model (required for openai-compatible, e.g. http://127.0.0.1:8088/v1).", valueName: "url"))
+    var llmBaseURL: String?
+
+    @Option(name: .customLong("llm-timeout"), help: ArgumentHelp(
+        "How long one model request may take, in seconds (a local model on a CPU may need more than the default for a large schema).",
+        valueName: "seconds"))
+    var llmTimeoutSeconds: Int = 120
+
+    @Option(name: .customLong("llm-first-timeout"), help: ArgumentHelp(
+        "How long the first request to the --llm model with a schema prompt may take, in seconds: a local model on a CPU reads the prompt then, once (at least --llm-timeout).",
+        valueName: "seconds"))
+    var llmFirstTimeoutSeconds: Int = Int(ChatConfiguration().firstRequestTimeout.components.seconds)
+
+    @Flag(name: .customLong("llm-warm-up"), help: "Have the --llm model read the schema prompt at start-up, so the first `ask` does not wait for it (one short request; for a local model).")
+    var llmWarmUp = false
+
+    @Option(name: .customLong("llm-sample-rows"), help: ArgumentHelp(
+        "Sample rows per table in the prompt of `ask` (0 for none). They are sent to the model's provider.",
+        valueName: "n"))
+    var llmSampleRows: Int = ChatConfiguration().sampleRowCount
+
+    @Option(name: .customLong("llm-candidates"), help: ArgumentHelp(
+        "The most statements written for a question of `ask`, 1 to 5: above 1, the model writes more at a higher temperature, each runs (reads only), the result most of them return wins, and whether they agree says how sure the answer is. Each is one more model call.",
+        valueName: "n"))
+    var llmCandidates: Int = ChatConfiguration().candidates
+
+    @Option(name: .customLong("llm-candidate-sampling"), help: ArgumentHelp(
+        "When `ask` writes the other candidates: when-unsure (only when the rest of the evidence leaves the answer's confidence open) or always.",
+        valueName: "when"))
+    var llmCandidateSampling: ChatConfiguration.CandidateSampling = ChatConfiguration().candidateSampling
+
+    @Option(name: .customLong("llm-context"), help: ArgumentHelp(
+        "The context window of the model that answers `ask`, in tokens: every prompt fits it, the whole schema whenever it can (default: what the --llm server reports, else \(ChatConfiguration.defaultContextTokens); at least 2048).",
+        valueName: "tokens"))
+    var llmContext: Int?
+
+    @Option(name: .customLong("llm-rewrites"), help: ArgumentHelp(
+        "The kinds of rewrites of the model's SQL for `ask`, comma-separated: repair (mend a statement SQLite rejected), equivalence (change nothing anyone could mean), guess (a reading of the question the statement may miss, told to the model, never applied); none for the model's SQL as written.",
+        valueName: "kinds"))
+    var llmRewrites: RewriteKindList = RewriteKindList(kinds: ChatConfiguration().rewriteKinds)
+
+    @Option(name: .customLong("llm-examples"), help: ArgumentHelp(
+        "How many of the metadata's example questions (the most like each question) go with a question of `ask` when they do not all fit its system prompt, 0 to 8.",
+        valueName: "n"))
+    var llmExamples: Int = ChatConfiguration().examplesPerQuestion
+
+    @Option(name: .customLong("llm-sql-output"), help: ArgumentHelp(
+        "How the model hands over SQL: automatic (text for openai-compatible and ollama, else structured), structured, tool or text.", valueName: "mode"))
+    var llmSQLOutput: ChatConfiguration.SQLOutputMode = .automatic
+
+    @Option(name: .customLong("llm-summary"), help: ArgumentHelp(
+        "Who writes the answer's summary: model or deterministic (no second model call).", valueName: "mode"))
+    var llmSummary: ChatConfiguration.SummaryMode = .model
+
+    @Option(name: .customLong("tool-prefix"), help: ArgumentHelp(
+        "Name the tools NAME_query, NAME_describe_schema, … so that several servers fit in one agent (empty: no prefix).",
+        valueName: "name"), transform: { try ToolNaming(prefix: $0) })
+    var toolPrefix: ToolNaming?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Serve MCP Streamable HTTP at http://HOST:PORT/mcp instead of stdio (port 0 picks a free one; the log says which). An address beyond this machine needs --auth-token-env.",
+        valueName: "host:port"), transform: { try HTTPListenAddress(parsing: $0) })
+    var http: HTTPListenAddress?
+
+    @Option(name: .customLong("auth-token-env"), help: ArgumentHelp(
+        "With --http: the environment variable holding the secret every request must send as Authorization: Bearer <secret>.",
+        valueName: "name"))
+    var authTokenEnv: String?
+
+    @Option(name: .customLong("allow-origin"), help: ArgumentHelp(
+        "With --http: a browser origin (scheme://host[:port]) allowed besides this machine's; repeat for several.",
+        valueName: "origin"))
+    var allowOrigin: [String] = []
+
+    @Option(name: .customLong("max-sessions"), help: "With --http: the most sessions open at once.")
+    var maxSessions: Int = HTTPServeOptions.defaultMaxSessions
+
+    @Option(name: .customLong("session-idle-timeout"), help: ArgumentHelp(
+        "With --http: close a session after this many seconds without a request.", valueName: "seconds"))
+    var sessionIdleTimeoutSeconds: Int = Int(HTTPServeOptions.defaultSessionIdleTimeout.components.seconds)
+
+    @Option(name: .customLong("max-request-bytes"), help: ArgumentHelp(
+        "With --http: the largest request body accepted.", valueName: "bytes"))
+    var maxRequestBytes: Int = HTTPServeOptions.defaultMaxRequestBytes
+
+    @Flag(name: .customLong("print-manifest"), help: .hidden)
+    var printManifest = false
+
+    func validate() throws {
+        guard printManifest || !db.isEmpty else {
+            throw ValidationError("Missing --db: give the SQLite file to serve.")
+        }
+        if let llm {
+            do {
+                _ = try LanguageModelSpecifier(parsing: llm, baseURL: llmBaseURL)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        } else if llmBaseURL != nil {
+            throw ValidationError("--llm-base-url needs --llm (for example --llm openai-compatible:MODEL).")
+        }
+        guard llmTimeoutSeconds >= 1 else { throw ValidationError("--llm-timeout must be at least 1 second.") }
+        guard llmFirstTimeoutSeconds >= 1 else { throw ValidationError("--llm-first-timeout must be at least 1 second.") }
+        if llmWarmUp, llm == nil { throw ValidationError("--llm-warm-up needs --llm.") }
+        guard maxRows >= 1 else { throw ValidationError("--max-rows must be at least 1.") }
+        guard timeoutMilliseconds >= 1 else { throw ValidationError("--timeout-ms must be at least 1.") }
+        guard exportTTLSeconds >= 1 else { throw ValidationError("--export-ttl-seconds must be at least 1.") }
+        guard (1...(1 << 20)).contains(exportMaxMB) else { throw ValidationError("--export-max-mb must be from 1 to 1048576.") }
+        if auditLog == nil, auditReads || auditRedactValues || auditLogMaxMB != nil {
+            throw ValidationError("--audit-reads, --audit-redact-values and --audit-log-max-mb need --audit-log FILE.")
+        }
+        if let auditLogMaxMB, !(1...(1 << 20)).contains(auditLogMaxMB) {
+            throw ValidationError("--audit-log-max-mb must be from 1 to 1048576.")
+        }
+        if auditLog?.isEmpty == true { throw ValidationError("--audit-log needs a file path.") }
+        if stateDirectory?.isEmpty == true { throw ValidationError("--state-dir needs a directory path.") }
+        if let conversationTTL {
+            guard stateDirectory != nil else { throw ValidationError("--conversation-ttl needs --state-dir DIR.") }
+            guard Self.seconds(conversationTTL) != nil else {
+                throw ValidationError("--conversation-ttl \(conversationTTL) is not a duration: give seconds (3600) or a number with s, m, h or d (12h, 7d), more than 0.")
+            }
+        }
+        guard maxResultBytes >= 4_096 else {
+            throw ValidationError("--max-result-bytes must be at least 4096: every answer, schema pages included, must fit it.")
+        }
+        guard maxValueBytes >= 1024 else { throw ValidationError("--max-value-bytes must be at least 1024.") }
+        guard sqliteMemoryMB == 0 || sqliteMemoryMB >= 16 else {
+            throw ValidationError("--sqlite-memory-mb must be 0 (no limit) or at least 16.")
+        }
+        guard (1...5).contains(llmCandidates) else { throw ValidationError("--llm-candidates must be 1 to 5.") }
+        if let llmContext, llmContext < 2_048 { throw ValidationError("--llm-context must be at least 2048 tokens.") }
+        guard llmSampleRows >= 0 else { throw ValidationError("--llm-sample-rows must be 0 or more.") }
+        guard (0...8).contains(llmExamples) else { throw ValidationError("--llm-examples must be 0 to 8.") }
+        if http == nil {
+            let httpOnly = [
+                ("--auth-token-env", authTokenEnv != nil), ("--allow-origin", !allowOrigin.isEmpty),
+                ("--max-sessions", maxSessions != HTTPServeOptions.defaultMaxSessions),
+                ("--session-idle-timeout", sessionIdleTimeoutSeconds != Int(HTTPServeOptions.defaultSessionIdleTimeout.components.seconds)),
+                ("--max-request-bytes", maxRequestBytes != HTTPServeOptions.defaultMaxRequestBytes),
+            ]
+            if let flag = httpOnly.first(where: \.1)?.0 {
+                throw ValidationError("\(flag) applies to --http only: add --http HOST:PORT, or remove it.")
+            }
+        }
+    }
+
+    /// The HTTP options, the token read from its variable; nil over stdio.
+    private func httpOptions() throws(HTTPServeError) -> HTTPServeOptions? {
+        guard let http else { return nil }
+        var token: String?
+        if let name = authTokenEnv {
+            token = ProcessInfo.processInfo.environment[name]
+            guard let token, !token.isEmpty else { throw .tokenVariableUnset(name) }
+        }
+        return try HTTPServeOptions(
+            address: http, authToken: token, allowedOrigins: allowOrigin, maxSessions: maxSessions,
+            sessionIdleTimeout: .seconds(sessionIdleTimeoutSeconds), maxRequestBytes: maxRequestBytes)
+    }
 
     func run() async throws {
-        if databases.printManifest {
+        if printManifest {
             FileHandle.standardOutput.write(Data(try DBAIManifest.json().utf8))
             return
         }
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        let environment = ProcessInfo.processInfo.environment
         let server: DBAIServer
         let httpOptions: HTTPServeOptions?
         do {
-            httpOptions = try http.serveOptions(environment: environment)
-            server = try DBAIServer(configuration: try serverConfiguration(environment: environment))
+            httpOptions = try self.httpOptions()
+            server = try DBAIServer(configuration: try serverConfiguration())
         } catch {
             throw Self.fail(error)
         }
         let signals = [SIGTERM, SIGINT, SIGHUP]
-        let warmUp = model.llmWarmUp ? Task { await server.warmUpLanguageModel() } : nil
+        let warmUp = llmWarmUp ? Task { await server.warmUpLanguageModel() } : nil
         defer { warmUp?.cancel() }
         guard let httpOptions else {
             try await server.run(transport: FastStdioTransport(), shutdownSignals: signals)
@@ -58,28 +304,56 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         }
     }
 
-    /// The server's configuration, from every group; the model is made and the metadata file
-    /// read here.
-    private func serverConfiguration(environment: [String: String]) throws -> DBAIServerConfiguration {
-        let languageModel = try model.languageModel(environment: environment)
+    /// The server's configuration from the flags; the model is made and the metadata file read
+    /// here.
+    private func serverConfiguration() throws -> DBAIServerConfiguration {
+        var languageModel: (any LanguageModel)?
+        var preferredSQLOutput = ChatConfiguration.SQLOutputMode.automatic
+        if let llm {
+            let specifier = try LanguageModelSpecifier(parsing: llm, baseURL: llmBaseURL)
+            preferredSQLOutput = specifier.preferredSQLOutput
+            languageModel = try specifier.makeModel(
+                environment: ProcessInfo.processInfo.environment, transport: .asyncHTTPClient,
+                timeout: .seconds(llmTimeoutSeconds))
+        }
+        let metadata = try self.metadata.map { path in try DatasetteMetadata.load(path: path) }
+        var chat = ChatConfiguration()
+        chat.sqlOutput = llmSQLOutput == .automatic ? preferredSQLOutput : llmSQLOutput
+        chat.summary = llmSummary
+        chat.sampleRowCount = llmSampleRows
+        chat.candidates = llmCandidates
+        chat.candidateSampling = llmCandidateSampling
+        chat.contextTokens = llmContext
+        chat.rewriteKinds = llmRewrites.kinds
+        chat.examplesPerQuestion = llmExamples
+        chat.firstRequestTimeout = .seconds(max(llmFirstTimeoutSeconds, llmTimeoutSeconds))
         var configuration = DBAIServerConfiguration(
-            databases: databases.db,
-            allowlist: policy.allow,
-            visibleTables: policy.visibleTables,
-            writableTables: policy.writableTables,
-            limits: limits.executionLimits,
-            confirmsDestructiveWrites: !policy.noConfirm,
-            languageModel: languageModel?.model,
-            chat: model.chatConfiguration(preferredSQLOutput: languageModel?.preferredSQLOutput ?? .automatic),
-            samplingTimeout: model.requestTimeout,
-            sqliteMemoryLimit: limits.sqliteMemoryLimit,
-            toolNaming: view.toolNaming,
-            metadata: try databases.loadMetadata(),
-            extensions: databases.extensions)
-        configuration.exports = exports.settings
-        configuration.offersViews = view.offersViews
-        configuration.conversationArchive = auditAndState.conversationArchive
-        configuration.audit = auditAndState.audit
+            databases: db,
+            allowlist: allow,
+            visibleTables: Self.list(tables),
+            writableTables: Self.list(writeTables),
+            limits: ExecutionLimits(
+                maxRows: maxRows, maxResultBytes: maxResultBytes, maxValueBytes: maxValueBytes,
+                timeout: .milliseconds(timeoutMilliseconds)),
+            confirmsDestructiveWrites: !noConfirm,
+            languageModel: languageModel,
+            chat: chat,
+            samplingTimeout: .seconds(llmTimeoutSeconds),
+            sqliteMemoryLimit: sqliteMemoryMB == 0 ? nil : sqliteMemoryMB << 20,
+            toolNaming: toolPrefix ?? .plain,
+            metadata: metadata,
+            extensions: loadExtension.map { SQLiteExtension(path: $0) })
+        configuration.exports = ExportSettings(
+            directory: exportDirectory, timeToLive: .seconds(exportTTLSeconds), maxBytes: exportMaxMB << 20)
+        configuration.offersViews = !noUI
+        configuration.conversationArchive = stateDirectory.map { directory in
+            ConversationArchiveSettings(
+                directory: directory, timeToLive: .seconds(conversationTTL.flatMap(Self.seconds) ?? 7 * 24 * 3600))
+        }
+        configuration.audit = auditLog.map { path in
+            AuditSettings(
+                path: path, recordsReads: auditReads, redactsValues: auditRedactValues, maxBytes: auditLogMaxMB.map { $0 << 20 })
+        }
         return configuration
     }
 
@@ -88,4 +362,26 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data("dbai-mcp: \(String(describing: error))\n".utf8))
         return ExitCode(1)
     }
+
+    /// Seconds in a duration: `3600`, `45s`, `30m`, `12h`, `7d`; nil for anything else or 0.
+    static func seconds(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        var digits = Substring(trimmed)
+        var unit = 1
+        if let last = trimmed.last, let factor = units[last] {
+            unit = factor
+            digits = digits.dropLast()
+        }
+        guard let number = Int(digits), number > 0, number <= Int.max / unit / 1_000 else { return nil }
+        return number * unit
+    }
+
+    private static func list(_ text: String?) -> [String]? {
+        text.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+    }
 }
+
+extension ChatConfiguration.SQLOutputMode: ExpressibleByArgument {}
+extension ChatConfiguration.SummaryMode: ExpressibleByArgument {}
+extension ChatConfiguration.CandidateSampling: ExpressibleByArgument {}

@@ -16,11 +16,10 @@ struct ToolRegistry: Sendable {
     let naming: ToolNaming
     /// The databases served, by name; with several, the database tools take a `database` argument.
     let databaseNames: [String]
-    /// The arguments each tool takes, by the name clients call it by (``clientName(of:)``: a canned
-    /// query may share a built-in tool's unprefixed name): the properties of its input schema,
-    /// read once. A call with any other argument is refused, so a typo (`wher`) is not silently
-    /// ignored.
-    private let argumentNames: [String: Set<String>]
+    /// The arguments each tool takes: the properties of its input schema, read at its first call
+    /// (not at start-up, which builds no tool definition). A call with any other argument is
+    /// refused, so a typo (`wher`) is not silently ignored.
+    private let argumentNames = ToolArgumentNames()
 
     init(
         allowlist: OperationAllowlist, naming: ToolNaming = .plain, tools: [any DatabaseTool] = ToolRegistry.databaseTools,
@@ -31,14 +30,6 @@ struct ToolRegistry: Sendable {
         self.tools = tools
         self.cannedQueries = cannedQueries
         self.databaseNames = databaseNames
-        var argumentNames: [String: Set<String>] = [:]
-        for tool in tools {
-            argumentNames[naming.name(tool.name)] = Self.argumentNames(of: tool.definition)
-        }
-        for query in cannedQueries {
-            argumentNames[query.name] = Self.argumentNames(of: query.definition)
-        }
-        self.argumentNames = argumentNames
     }
 
     /// The property names of a tool's input schema.
@@ -122,7 +113,7 @@ struct ToolRegistry: Sendable {
             var output: ToolOutput
             let database = try database(of: tool, arguments: &arguments, catalog: catalog)
             let toolArguments = ToolArguments(arguments)
-            try toolArguments.requireOnly(argumentNames[name] ?? [])
+            try toolArguments.requireOnly(argumentNames.names(of: tool, calledAs: name))
             if let database {
                 output = try await tool.call(toolArguments, context: catalog.context(database))
             } else {
