@@ -5,25 +5,19 @@ import SwiftDBAIMCPKernel
 /// Where the MCP SDK's types meet the server: the params of the methods the SDK describes are
 /// decoded into its types here, once, and its results encoded back into JSON values.
 
-/// The params of an SDK method, decoded once into the SDK's type.
-struct SDKParameters<M: MCP.Method>: RequestParameters {
-    /// The params, as the SDK's type.
-    let value: M.Parameters
-
-    init(method: String, params: [String: Value]) throws(ProtocolError) {
-        value = try RequestParameterCheck.decode(M.Parameters.self, method: method, params: params)
-    }
-}
-
 extension MethodTable {
     /// Adds (or replaces) the SDK method `M` under its name, its params decoded once into
-    /// `M.Parameters`.
+    /// `M.Parameters` before the handler runs (-32602 naming the field).
+    ///
+    /// The params are decoded in the handler's closure rather than through a generic
+    /// ``RequestParameters`` type: such a type's metadata, instantiated for each method when the
+    /// table is built, costs a search of the binary's protocol conformances at start-up.
     mutating func add<M: MCP.Method>(
         _: M.Type, eras: Set<ClientFacts.Era> = [.handshake, .stateless], ordering: Ordering = .turn({ _ in .shared }),
         _ handle: @escaping @Sendable (M.Parameters, ServedRequest) async throws -> Value
     ) {
-        add(M.name, taking: SDKParameters<M>.self, eras: eras, ordering: ordering) { parameters, context in
-            try await handle(parameters.value, context)
+        add(M.name, eras: eras, ordering: ordering) { request in
+            try await handle(try RequestParameterCheck.decode(M.Parameters.self, method: M.name, params: request.params), request)
         }
     }
 }
