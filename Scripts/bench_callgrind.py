@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Instructions (valgrind's callgrind) of dbai-mcp release builds, compared in one run:
+start-up (the process, one `initialize`, the end of input) and 1,000 `query` calls on Chinook
+(one bound parameter each, 1 to 27 rows). Instruction counts repeat on a busy machine, where
+wall-clock times do not.
+
+    Scripts/bench-callgrind [--rounds N] [--calls N] BINARY [BINARY...]
+
+Each binary is copied and stripped first (valgrind cannot read the debug information of a
+static Swift binary). Prints, per binary, the start-up count, the count of the whole run and the
+calls' share (whole run less start-up), and each binary's ratio to the first."""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def messages(calls: int) -> bytes:
+    lines = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+         "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ]
+    for index in range(1, calls + 1):
+        lines.append({"jsonrpc": "2.0", "id": index, "method": "tools/call", "params": {"name": "query", "arguments": {
+            "sql": "SELECT TrackId, Name, Milliseconds FROM Track WHERE AlbumId = ?", "params": [index % 300 + 1]}}})
+    return ("\n".join(json.dumps(line) for line in lines) + "\n").encode()
+
+
+def instructions(binary: str, database: str, stdin: bytes, expected_lines: int) -> int:
+    run = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, "--db", database],
+        input=stdin, capture_output=True, check=False)
+    found = re.search(rb"Collected : (\d+)", run.stderr)
+    if not found:
+        sys.exit(f"bench-callgrind: valgrind failed on {binary}: {run.stderr[-600:].decode(errors='replace')}")
+    answers = [line for line in run.stdout.splitlines() if line.strip()]
+    if len(answers) != expected_lines or any(b'"isError":true' in line for line in answers):
+        sys.exit(f"bench-callgrind: {binary} did not answer every call ({len(answers)} of {expected_lines})")
+    return int(found.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--calls", type=int, default=1000)
+    parser.add_argument("binaries", nargs="+")
+    options = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        sys.exit("bench-callgrind: valgrind is missing (Debian: apt-get install valgrind)")
+    with tempfile.TemporaryDirectory() as work:
+        database = os.path.join(work, "chinook.sqlite")
+        shutil.copy(ROOT / "Examples" / "chinook.sqlite", database)
+        stripped = []
+        for index, binary in enumerate(options.binaries):
+            copy = os.path.join(work, f"dbai-mcp-{index}")
+            subprocess.run(["strip", "-o", copy, binary], check=True)
+            stripped.append(copy)
+        start_input, calls_input = messages(0), messages(options.calls)
+        starts: dict[int, list[int]] = {index: [] for index in range(len(stripped))}
+        totals: dict[int, list[int]] = {index: [] for index in range(len(stripped))}
+        for _ in range(options.rounds):
+            for index, binary in enumerate(stripped):
+                starts[index].append(instructions(binary, database, start_input, 1))
+                totals[index].append(instructions(binary, database, calls_input, options.calls + 1))
+    first_start = statistics.median(starts[0])
+    first_calls = statistics.median(totals[0]) - first_start
+    print(f"{'binary':<60} {'start-up':>12} {'whole run':>12} {f'{options.calls} calls':>12}  ratios to the first")
+    for index, binary in enumerate(options.binaries):
+        start = statistics.median(starts[index])
+        total = statistics.median(totals[index])
+        calls = total - start
+        print(f"{binary[-60:]:<60} {start / 1e6:>10.1f} M {total / 1e6:>10.1f} M {calls / 1e6:>10.1f} M"
+              f"  start {start / first_start:.3f}x, calls {calls / first_calls:.3f}x")
+
+
+if __name__ == "__main__":
+    main()
