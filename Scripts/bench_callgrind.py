@@ -42,9 +42,11 @@ def instructions(binary: str, database: str, stdin: bytes, expected_lines: int) 
     found = re.search(rb"Collected : (\d+)", run.stderr)
     if not found:
         sys.exit(f"bench-callgrind: valgrind failed on {binary}: {run.stderr[-600:].decode(errors='replace')}")
-    answers = [line for line in run.stdout.splitlines() if line.strip()]
-    if len(answers) != expected_lines or any(b'"isError":true' in line for line in answers):
-        sys.exit(f"bench-callgrind: {binary} did not answer every call ({len(answers)} of {expected_lines})")
+    answers = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
+    failed = [answer for answer in answers if "error" in answer or answer.get("result", {}).get("isError")]
+    if len(answers) != expected_lines or failed:
+        sys.exit(f"bench-callgrind: {binary} did not answer every call ({len(answers)} of {expected_lines}, "
+                 f"{len(failed)} errors): {run.stderr[-600:].decode(errors='replace')}")
     return int(found.group(1))
 
 
@@ -54,8 +56,14 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument("binaries", nargs="+")
     options = parser.parse_args()
-    if shutil.which("valgrind") is None:
-        sys.exit("bench-callgrind: valgrind is missing (Debian: apt-get install valgrind)")
+    if options.rounds < 1 or options.calls < 1:
+        parser.error("--rounds and --calls must be at least 1")
+    for tool in ["valgrind", "strip"]:
+        if shutil.which(tool) is None:
+            sys.exit(f"bench-callgrind: {tool} is missing (Debian: apt-get install {'valgrind' if tool == 'valgrind' else 'binutils'})")
+    for binary in options.binaries:
+        if not os.path.isfile(binary):
+            sys.exit(f"bench-callgrind: no binary at {binary}")
     with tempfile.TemporaryDirectory() as work:
         database = os.path.join(work, "chinook.sqlite")
         shutil.copy(ROOT / "Examples" / "chinook.sqlite", database)

@@ -1,4 +1,3 @@
-import MCP
 import SwiftDBAIPrimitives
 
 /// The arguments each tool takes, by the name clients call it by (a canned query may share a
