@@ -10,12 +10,7 @@ private func connect(_ path: String, exports: ExportSettings, budget: Int = 8_19
     var configuration = DBAIServerConfiguration(
         databasePath: path, visibleTables: ["item"], limits: ExecutionLimits(maxResultBytes: budget), sqliteMemoryLimit: nil)
     configuration.exports = exports
-    let server = try DBAIServer(configuration: configuration)
-    let (clientSide, serverSide) = await InMemoryTransport.createConnectedPair()
-    Task { try await server.run(transport: serverSide) }
-    let client = Client(name: "tests", version: "1")
-    try await client.connect(transport: clientSide)
-    return client
+    return try await ServerFixture.client(of: configuration)
 }
 
 private func text(_ result: CallTool.Result) -> String {

@@ -21,12 +21,7 @@ private func wideDatabase(tables count: Int, extra: String = "") throws -> Scrat
 private func connect(_ database: ScratchDatabase, budget: Int = 8_192, allowlist: OperationAllowlist = .readOnly) async throws -> Client {
     let configuration = DBAIServerConfiguration(
         databasePath: database.path, allowlist: allowlist, limits: ExecutionLimits(maxResultBytes: budget), sqliteMemoryLimit: nil)
-    let server = try DBAIServer(configuration: configuration)
-    let (clientSide, serverSide) = await InMemoryTransport.createConnectedPair()
-    Task { try await server.run(transport: serverSide) }
-    let client = Client(name: "tests", version: "1")
-    try await client.connect(transport: clientSide)
-    return client
+    return try await ServerFixture.client(of: configuration)
 }
 
 /// The bytes of a result as compact JSON.

@@ -38,6 +38,11 @@ final class ServerFixture: Sendable {
 
     /// Starts the server on an in-memory transport and returns a connected client.
     func connect(_ configuration: DBAIServerConfiguration) async throws -> Client {
+        try await Self.client(of: configuration)
+    }
+
+    /// A server of any configuration on an in-memory transport, and a client connected to it.
+    static func client(of configuration: DBAIServerConfiguration) async throws -> Client {
         let server = try DBAIServer(configuration: configuration)
         let (clientSide, serverSide) = await InMemoryTransport.createConnectedPair()
         Task { try await server.run(transport: serverSide) }
