@@ -111,6 +111,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -153,7 +154,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftDBAIMCPHTTPTests",
-            dependencies: ["SwiftDBAIMCPHTTP", "SwiftDBAIMCP", "SwiftDBAIMCPKernel"]
+            dependencies: [
+                "SwiftDBAIMCPHTTP", "SwiftDBAIMCP", "SwiftDBAIMCPKernel", "SwiftDBAITestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "SwiftDBAIMCPTests",

@@ -1,36 +1,25 @@
 import Foundation
-import MCP
+import HTTPTypes
 import SwiftDBAIMCPKernel
 
-/// One HTTP request, as the socket layer read it.
+/// One HTTP request to the MCP endpoint: its head as the HTTP server read it, and its body.
 package struct HTTPExchangeRequest: Sendable {
-    package var method: String
-    /// The path, without the query.
-    package var path: String
-    package var headers: [(name: String, value: String)] {
-        didSet { lowercasedNames = headers.map { HTTPText.lowercased($0.name) } }
-    }
+    package var head: HTTPRequest
     package var body: Data
-    /// The header names in ASCII lower case, for lookups without Foundation's string comparison.
-    private var lowercasedNames: [String]
 
-    package init(method: String, path: String, headers: [(name: String, value: String)], body: Data) {
-        self.method = method
-        self.path = path
-        self.headers = headers
+    package init(head: HTTPRequest, body: Data = Data()) {
+        self.head = head
         self.body = body
-        lowercasedNames = headers.map { HTTPText.lowercased($0.name) }
     }
 
-    /// The first value of a header, by case-insensitive name.
-    package func header(_ name: String) -> String? {
-        let wanted = HTTPText.lowercased(name)
-        return lowercasedNames.firstIndex(of: wanted).map { headers[$0].value }
+    /// The value of a header field (several fields of the name joined with commas).
+    package func header(_ name: HTTPField.Name) -> String? {
+        head.headerFields[name]
     }
 
     /// True when the `Accept` header lists the media type (or `*/*`, `type/*`, or has none).
     func accepts(_ mediaType: String) -> Bool {
-        guard let accept = header("Accept") else { return true }
+        guard let accept = header(.accept) else { return true }
         let wanted = Array(mediaType.utf8)
         let range = Array(wanted.prefix { $0 != UInt8(ascii: "/") }) + Array("/*".utf8)
         for item in accept.utf8.split(separator: UInt8(ascii: ",")) {
@@ -55,11 +44,11 @@ package struct HTTPReply: Sendable {
         case events(AsyncStream<HTTPOutgoing>)
     }
 
-    package var status: Int
-    package var headers: [(name: String, value: String)]
+    package var status: HTTPResponse.Status
+    package var headers: HTTPFields
     package var body: Body
 
-    package init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .none) {
+    package init(status: HTTPResponse.Status, headers: HTTPFields = [:], body: Body = .none) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -67,12 +56,12 @@ package struct HTTPReply: Sendable {
 
     /// A JSON-RPC error with no id, as the body of an HTTP error.
     static func error(
-        _ status: Int, _ message: String, code: Int = IncomingMessage.invalidRequest,
-        headers: [(name: String, value: String)] = [], id: String = "null"
+        _ status: HTTPResponse.Status, _ message: String, code: Int = IncomingMessage.invalidRequest,
+        headers: HTTPFields = [:], id: String = "null"
     ) -> HTTPReply {
-        HTTPReply(
-            status: status, headers: [("Content-Type", "application/json")] + headers,
-            body: .data(IncomingMessage.errorReply(id: id, code: code, message: message)))
+        var fields = headers
+        fields[.contentType] = "application/json"
+        return HTTPReply(status: status, headers: fields, body: .data(IncomingMessage.errorReply(id: id, code: code, message: message)))
     }
 
     /// One message as a server-sent event.
@@ -81,38 +70,5 @@ package struct HTTPReply: Sendable {
         event.append(data)
         event.append(contentsOf: [0x0A, 0x0A])
         return event
-    }
-}
-/// ASCII text helpers for header values: HTTP's tokens are ASCII, and Foundation's case-insensitive
-/// comparison, trimming and searching, or even Swift's grapheme-aware `Character`s, cost more than
-/// the rest of a request.
-enum HTTPText {
-    /// The text with ASCII letters in lower case.
-    static func lowercased(_ text: some StringProtocol) -> String {
-        guard text.utf8.contains(where: isUppercase) else { return String(text) }
-        return String(decoding: lowercased(text.utf8), as: UTF8.self)
-    }
-
-    /// The bytes with ASCII letters in lower case.
-    static func lowercased(_ bytes: some Sequence<UInt8>) -> [UInt8] {
-        bytes.map { isUppercase($0) ? $0 + 0x20 : $0 }
-    }
-
-    /// The text without leading and trailing spaces and tabs.
-    static func trimmed(_ text: Substring) -> Substring {
-        Substring(trimmed(text.utf8))
-    }
-
-    /// The bytes without leading and trailing spaces and tabs.
-    static func trimmed<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> Bytes.SubSequence {
-        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else {
-            return bytes[bytes.endIndex...]
-        }
-        return bytes[first...last]
-    }
-
-    private static func isUppercase(_ byte: UInt8) -> Bool {
-        (0x41...0x5A).contains(byte)
     }
 }

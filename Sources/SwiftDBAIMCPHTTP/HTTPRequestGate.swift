@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// The checks every HTTP request passes before MCP sees it, in order:
 ///
@@ -9,6 +10,8 @@ import Foundation
 ///    one `--allow-origin` names. Requests without `Origin` (not from a browser) pass. → 403
 /// 3. **Token**: with `--auth-token-env`, `Authorization: Bearer <token>`, compared in constant
 ///    time. → 401
+///
+/// ``HTTPRequestGateMiddleware`` puts it in front of the MCP routes.
 struct HTTPRequestGate: Sendable {
     let options: HTTPServeOptions
     private let expectedToken: [UInt8]?
@@ -22,35 +25,45 @@ struct HTTPRequestGate: Sendable {
 
     /// Why the request is refused, or nil. A CORS preflight (`OPTIONS`) carries no credentials:
     /// it passes the Host and Origin checks only, and is answered with no access to anything.
-    func refusal(_ request: HTTPExchangeRequest) -> HTTPReply? {
+    func refusal(_ request: HTTPRequest) -> HTTPReply? {
         if let refusal = placeRefusal(request) { return refusal }
-        return request.method == "OPTIONS" ? nil : tokenRefusal(request)
+        return request.method == .options ? nil : tokenRefusal(request)
     }
 
-    private func placeRefusal(_ request: HTTPExchangeRequest) -> HTTPReply? {
-        if checksHost, let host = request.header("Host"), !Self.isLoopbackHostHeader(host) {
-            return .error(403, "Forbidden: the Host header \(Self.shown(host)) does not name this machine (DNS rebinding protection).")
+    private func placeRefusal(_ request: HTTPRequest) -> HTTPReply? {
+        // HTTP/1.1's Host is the request's authority in HTTPTypes, not one of its fields.
+        if checksHost, let host = request.authority, !Self.isLoopbackHostHeader(host) {
+            return .error(.forbidden, "Forbidden: the Host header \(Self.shown(host)) does not name this machine (DNS rebinding protection).")
         }
-        if let origin = request.header("Origin"), !isAllowed(origin: origin) {
-            return .error(403, "Forbidden: the origin \(Self.shown(origin)) is not allowed; start the server with --allow-origin \(Self.shown(origin)) to allow it.")
+        if let origin = request.headerFields[.origin], !isAllowed(origin: origin) {
+            return .error(.forbidden, "Forbidden: the origin \(Self.shown(origin)) is not allowed; start the server with --allow-origin \(Self.shown(origin)) to allow it.")
         }
         return nil
     }
 
-    private func tokenRefusal(_ request: HTTPExchangeRequest) -> HTTPReply? {
+    private func tokenRefusal(_ request: HTTPRequest) -> HTTPReply? {
         if let expectedToken {
-            guard let presented = Self.bearerToken(request.header("Authorization")) else {
+            guard let presented = Self.bearerToken(request.headerFields[.authorization]) else {
                 return .error(
-                    401, "Unauthorized: send Authorization: Bearer <token>.",
-                    headers: [("WWW-Authenticate", "Bearer realm=\"dbai-mcp\"")])
+                    .unauthorized, "Unauthorized: send Authorization: Bearer <token>.",
+                    headers: [.wwwAuthenticate: "Bearer realm=\"dbai-mcp\""])
             }
             guard Self.constantTimeEqual(Array(presented.utf8), expectedToken) else {
                 return .error(
-                    401, "Unauthorized: the bearer token is not valid.",
-                    headers: [("WWW-Authenticate", "Bearer realm=\"dbai-mcp\", error=\"invalid_token\"")])
+                    .unauthorized, "Unauthorized: the bearer token is not valid.",
+                    headers: [.wwwAuthenticate: "Bearer realm=\"dbai-mcp\", error=\"invalid_token\""])
             }
         }
         return nil
+    }
+
+    /// The CORS fields of a response to a request from an allowed origin (none otherwise).
+    func originFields(_ request: HTTPRequest) -> HTTPFields {
+        guard let origin = request.headerFields[.origin], isAllowed(origin: origin) else { return [:] }
+        return [
+            .accessControlAllowOrigin: origin, .vary: "Origin",
+            .accessControlExposeHeaders: "Mcp-Session-Id, WWW-Authenticate",
+        ]
     }
 
     /// True for a loopback origin or one `--allow-origin` names.

@@ -3,12 +3,14 @@ import Logging
 import MCP
 import SwiftDBAIMCPKernel
 
-/// One message for an HTTP response, and whether it is the response that ends its stream.
+/// One message for an HTTP response, and whether it ends its stream.
 package struct HTTPOutgoing: Sendable {
     /// The JSON-RPC message.
     package let data: Data
     /// True for the response that ends its request's stream.
     package let isFinal: Bool
+    /// True for the error response to a request refused before it ran (its POST gets 400).
+    package var isRefusal = false
 }
 
 /// The HTTP streams of one Streamable HTTP session (handshake era, 2025-11-25): what its
@@ -22,8 +24,10 @@ package struct HTTPOutgoing: Sendable {
 package actor HTTPSessionStreams {
     /// Where dropped messages are reported.
     package nonisolated let logger: Logger
-    /// The open POST streams, by request id, and whether their client takes server-sent events.
-    private var pending: [RequestKey: (stream: AsyncStream<HTTPOutgoing>.Continuation, events: Bool)] = [:]
+    /// The open POST streams, by the number of their request (its id is the dispatcher's
+    /// business: a duplicate is refused there), and whether their client takes server-sent events.
+    private var pending: [Int: (stream: AsyncStream<HTTPOutgoing>.Continuation, events: Bool)] = [:]
+    private var requestCount = 0
     private var standalone: (number: Int, continuation: AsyncStream<HTTPOutgoing>.Continuation)?
     private var standaloneCount = 0
     private var queued: [Data] = []
@@ -48,31 +52,22 @@ package actor HTTPSessionStreams {
         pending.isEmpty ? ContinuousClock.now - lastActivity : nil
     }
 
-    /// What became of a request passed on.
-    enum RequestOutcome {
-        /// Its response, and what the server says meanwhile, come on the stream; the channel
-        /// is where the dispatcher writes them.
-        case stream(AsyncStream<HTTPOutgoing>, any ReplyChannel)
-        /// A request with this id is still in flight.
-        case duplicate
-        /// The session ended.
-        case closed
-    }
-
-    /// Opens the stream of a request. `events`: the client takes server-sent events, so what
-    /// the server says while answering comes on the request's stream (otherwise on the GET stream).
-    func open(_ id: ID, events: Bool) -> RequestOutcome {
-        guard !isClosed else { return .closed }
-        guard pending[RequestKey(id)] == nil else { return .duplicate }
+    /// Opens the stream of a request: its response, and what the server says meanwhile, come
+    /// on the stream; the channel is where the dispatcher writes them. Nil once the session is
+    /// closed. `events`: the client takes server-sent events, so what the server says while
+    /// answering comes on the request's stream (otherwise on the GET stream).
+    func open(events: Bool) -> (AsyncStream<HTTPOutgoing>, any ReplyChannel)? {
+        guard !isClosed else { return nil }
         lastActivity = .now
+        requestCount += 1
         let (stream, continuation) = AsyncStream.makeStream(of: HTTPOutgoing.self)
-        pending[RequestKey(id)] = (continuation, events)
-        return .stream(stream, RequestChannel(streams: self, id: id))
+        pending[requestCount] = (continuation, events)
+        return (stream, RequestChannel(streams: self, request: requestCount))
     }
 
     /// The channel of messages that answer no request (notifications, responses): what the
     /// dispatcher says about them goes on the GET stream.
-    var sessionChannel: any ReplyChannel { RequestChannel(streams: self, id: nil) }
+    var sessionChannel: any ReplyChannel { RequestChannel(streams: self, request: nil) }
 
     /// Records activity (a notification or a response arrived); false when the session is closed.
     func touch() -> Bool {
@@ -82,25 +77,25 @@ package actor HTTPSessionStreams {
     }
 
     /// Ends the stream of a cancelled request (no response will come).
-    func abandon(_ id: ID) {
-        pending.removeValue(forKey: RequestKey(id))?.stream.finish()
+    fileprivate func abandon(_ request: Int) {
+        pending.removeValue(forKey: request)?.stream.finish()
     }
 
-    /// Sends a message: the final response to request `id` ends its stream; anything else goes
-    /// with request `id` when its client takes events, or on the GET stream.
-    fileprivate func send(_ data: Data, for id: ID?, isFinal: Bool) {
+    /// Sends a message: the final response to a request (or its refusal) ends its stream;
+    /// anything else goes with the request when its client takes events, or on the GET stream.
+    fileprivate func send(_ message: HTTPOutgoing, for request: Int?) {
         guard !isClosed else { return }
-        if let id, isFinal {
+        if let request, message.isFinal {
             lastActivity = .now
-            pending.removeValue(forKey: RequestKey(id))?.stream.finishing(with: HTTPOutgoing(data: data, isFinal: true))
+            pending.removeValue(forKey: request)?.stream.finishing(with: message)
             return
         }
-        if let id, let request = pending[RequestKey(id)], request.events {
-            request.stream.yield(HTTPOutgoing(data: data, isFinal: false))
+        if let request, let open = pending[request], open.events {
+            open.stream.yield(message)
         } else if let standalone {
-            standalone.continuation.yield(HTTPOutgoing(data: data, isFinal: false))
+            standalone.continuation.yield(message)
         } else {
-            queued.append(data)
+            queued.append(message.data)
             if queued.count > Self.maximumQueued {
                 queued.removeFirst()
                 logger.notice("A server message waiting for the client's GET stream was dropped (more than \(Self.maximumQueued) waiting).")
@@ -142,24 +137,29 @@ package actor HTTPSessionStreams {
     }
 }
 
-/// Where the dispatcher writes about one request of a session (or, without an id, about
+/// Where the dispatcher writes about one request of a session (or, without a request, about
 /// messages that answer none).
 private struct RequestChannel: ReplyChannel {
     let streams: HTTPSessionStreams
-    let id: ID?
+    /// The request's number in ``HTTPSessionStreams``.
+    let request: Int?
     var scope: Int { 0 }
     var origin: ClientOrigin { streams.origin }
 
     func send(_ data: Data) async throws {
-        await streams.send(data, for: id, isFinal: false)
+        await streams.send(HTTPOutgoing(data: data, isFinal: false), for: request)
     }
 
-    func respond(_ data: Data, answering: Bool) async throws {
-        await streams.send(data, for: id, isFinal: answering)
+    func respond(_ data: Data) async throws {
+        await streams.send(HTTPOutgoing(data: data, isFinal: true), for: request)
+    }
+
+    func refuse(_ data: Data) async throws {
+        await streams.send(HTTPOutgoing(data: data, isFinal: true, isRefusal: true), for: request)
     }
 
     func abandon() async {
-        if let id { await streams.abandon(id) }
+        if let request { await streams.abandon(request) }
     }
 }
 

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import UnixSignals
 import SwiftDBAIPrimitives
 import SwiftDBAIMCP
 import SwiftDBAIMCPKernel
@@ -29,8 +30,11 @@ public struct MCPHTTPServer: Sendable {
     /// Listens until a signal in `shutdownSignals`: then no new session or request is taken
     /// (503), every request in flight is answered — over the connections already open, so that
     /// a client can still answer an elicitation — within the statement timeout plus 5 s, the
-    /// sessions end, the connections close (those still open 5 s later are cut), and the
-    /// databases close.
+    /// sessions end, the listener and the connections close (those still open 5 s later are
+    /// cut), and the databases close. A second signal ends the process at once.
+    ///
+    /// The HTTP application (on ``MCPRouter``), the drain (``EndpointDrainService``) and the
+    /// idle-session sweeper (``IdleSessionSweeper``) run as one ServiceLifecycle group.
     ///
     /// - Parameter onListening: called with the address bound (the port chosen for port 0).
     /// - Throws: ``HTTPServeError/cannotListen(_:reason:)`` when the address cannot be bound.
@@ -38,7 +42,7 @@ public struct MCPHTTPServer: Sendable {
         let options = endpoint.options
         let listening = Mutex(false)
         let application = Application(
-            responder: EndpointResponder(endpoint: endpoint, maxRequestBytes: options.maxRequestBytes),
+            router: MCPRouter.make(endpoint: endpoint),
             configuration: ApplicationConfiguration(
                 address: .hostname(options.address.host, port: options.address.port), serverName: nil, backlog: 256,
                 reuseAddress: true),
@@ -49,38 +53,25 @@ public struct MCPHTTPServer: Sendable {
                 onListening(bound)
             },
             logger: Self.quiet(logger))
-        var configuration = ServiceGroupConfiguration(services: [application], logger: Self.quiet(logger))
+        let grace = server.configuration.limits.timeout + .seconds(5)
+        let signals = shutdownSignals.compactMap(Self.unixSignal)
+        var configuration = ServiceGroupConfiguration(
+            services: [
+                // Stopped in reverse order: the sweeper, then the drain, then the listener.
+                application,
+                EndpointDrainService(endpoint: endpoint, grace: grace, signals: shutdownSignals, logger: logger),
+                IdleSessionSweeper(endpoint: endpoint),
+            ],
+            gracefulShutdownSignals: signals, logger: Self.quiet(logger))
         // Connections still open once every session ended (a client that stops reading, a body
         // trickling in) are cut, so that the process always exits.
-        configuration.maximumGracefulShutdownDuration = .seconds(5)
-        let services = ServiceGroup(configuration: configuration)
-        let shutdown = Mutex<Task<Void, Never>?>(nil)
-        let signals = ShutdownSignals(shutdownSignals) { [logger, endpoint, server] signal in
-            shutdown.withLock { task in
-                guard task == nil else { return }
-                logger.notice("Shutting down (signal \(signal)): finishing the calls in flight")
-                task = Task {
-                    // First the answers (the endpoint takes nothing new meanwhile), then the
-                    // sessions, then the listener and the connections.
-                    let grace = server.configuration.limits.timeout + .seconds(5)
-                    if (try? await firstOutcome(within: grace, { await endpoint.drain() })) == nil {
-                        logger.warning("Calls still running after \(grace): cancelling them")
-                    }
-                    await endpoint.closeAll()
-                    await services.triggerGracefulShutdown()
-                }
-            }
-        }
-        defer { signals.cancel() }
-        let sweeper = Task { await closeIdleSessions(every: min(options.sessionIdleTimeout / 4, .seconds(30))) }
-        defer { sweeper.cancel() }
+        configuration.maximumGracefulShutdownDuration = grace + .seconds(5)
         var failure: (any Error)?
         do {
-            try await services.run()
+            try await ServiceGroup(configuration: configuration).run()
         } catch {
             failure = error
         }
-        await shutdown.withLock { $0 }?.value
         await endpoint.closeAll()
         await server.closeDatabases()
         guard let failure else { return }
@@ -90,10 +81,9 @@ public struct MCPHTTPServer: Sendable {
         logger.error("The HTTP server stopped: \(failure)")
     }
 
-    private func closeIdleSessions(every interval: Duration) async {
-        while (try? await Task.sleep(for: interval)) != nil {
-            await endpoint.closeIdleSessions()
-        }
+    /// ServiceLifecycle's name of a signal number (those a server is stopped with).
+    private static func unixSignal(_ number: Int32) -> UnixSignal? {
+        [UnixSignal.sigterm, .sigint, .sighup, .sigquit, .sigusr1, .sigusr2].first { $0.rawValue == number }
     }
 
     /// Hummingbird's own logs only from warnings up: ours say what happens.

@@ -30,9 +30,12 @@ struct StatelessExchangeChannel: ReplyChannel {
         if events { continuation.yield(HTTPOutgoing(data: data, isFinal: false)) }
     }
 
-    func respond(_ data: Data, answering: Bool) async throws {
-        continuation.yield(HTTPOutgoing(data: data, isFinal: true))
-        continuation.finish()
+    func respond(_ data: Data) async throws {
+        continuation.finishing(with: HTTPOutgoing(data: data, isFinal: true))
+    }
+
+    func refuse(_ data: Data) async throws {
+        continuation.finishing(with: HTTPOutgoing(data: data, isFinal: true, isRefusal: true))
     }
 
     func abandon() async {

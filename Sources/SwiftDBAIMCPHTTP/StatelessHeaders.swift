@@ -12,10 +12,10 @@ enum StatelessHeaders {
 
     /// The mismatch of a request's headers with its body (-32020), nil when they agree.
     static func mismatch(_ request: HTTPExchangeRequest, method: String, params: [String: Value], version: String) -> ProtocolError? {
-        if let problem = check("MCP-Protocol-Version", request.header("MCP-Protocol-Version"), equals: version) { return problem }
-        if let problem = check("Mcp-Method", request.header("Mcp-Method"), equals: method) { return problem }
+        if let problem = check("MCP-Protocol-Version", request.header(.mcpProtocolVersion), equals: version) { return problem }
+        if let problem = check("Mcp-Method", request.header(.mcpMethod), equals: method) { return problem }
         if let param = namedParams[method], let body = params[param]?.stringValue {
-            if let problem = check("Mcp-Name", request.header("Mcp-Name"), equals: body) { return problem }
+            if let problem = check("Mcp-Name", request.header(.mcpName), equals: body) { return problem }
         }
         return nil
     }

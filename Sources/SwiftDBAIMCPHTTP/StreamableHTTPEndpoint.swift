@@ -1,14 +1,16 @@
 import Foundation
+import HTTPTypes
 import Logging
 import MCP
 import SwiftDBAIMCP
 import SwiftDBAIPrimitives
 import SwiftDBAIMCPKernel
 
-/// MCP Streamable HTTP (specification 2025-11-25) at `/mcp`, independent of the HTTP server
-/// under it: every request passes ``HTTPRequestGate``, then
+/// MCP Streamable HTTP (specification 2025-11-25, and 2026-07-28's stateless requests), independent
+/// of the HTTP server under it: ``MCPRouter`` routes `/mcp` here once ``HTTPRequestGate`` let the
+/// request through.
 ///
-/// - `POST` carries one JSON-RPC message. `initialize` opens a session (its id comes back in
+/// - `POST` carries one JSON-RPC message, parsed once here and handed to the dispatcher as is. `initialize` opens a session (its id comes back in
 ///   `Mcp-Session-Id`); every other message names its session. A request is answered with its
 ///   response as `application/json`, or as server-sent events when the server has something to
 ///   say first (progress, elicitation); a notification or a response gets 202.
@@ -30,7 +32,6 @@ package actor StreamableHTTPEndpoint {
 
     private let server: DBAIServer
     package nonisolated let options: HTTPServeOptions
-    private let gate: HTTPRequestGate
     private let logger: Logger
     private var sessions: [String: Session] = [:]
     /// Sessions being started (counted against the cap).
@@ -48,7 +49,6 @@ package actor StreamableHTTPEndpoint {
         self.server = server
         self.options = options
         self.logger = logger
-        gate = HTTPRequestGate(options: options)
         stateless = server.statelessDispatcher()
         tokenSHA256 = options.authToken.map(ClientOrigin.digest(ofToken:))
     }
@@ -58,55 +58,40 @@ package actor StreamableHTTPEndpoint {
 
     // MARK: - Requests
 
-    /// Answers one HTTP request.
-    package nonisolated func respond(to request: HTTPExchangeRequest) async -> HTTPReply {
-        var reply = await answer(request)
-        if let origin = request.header("Origin"), gate.isAllowed(origin: origin) {
-            reply.headers += [
-                ("Access-Control-Allow-Origin", origin), ("Vary", "Origin"),
-                ("Access-Control-Expose-Headers", "Mcp-Session-Id, WWW-Authenticate"),
-            ]
-        }
-        return reply
+    /// The answer to a CORS preflight: what a browser may send.
+    package nonisolated func preflight() -> HTTPReply {
+        HTTPReply(status: .noContent, headers: [
+            .allow: Self.allowedMethods,
+            .accessControlAllowMethods: Self.allowedMethods,
+            .accessControlAllowHeaders: "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID",
+            .accessControlMaxAge: "600",
+        ])
     }
 
-    private nonisolated func answer(_ request: HTTPExchangeRequest) async -> HTTPReply {
-        guard request.path == Self.path else {
-            return .error(404, "Not Found: MCP is served at \(Self.path).")
-        }
-        if let refusal = gate.refusal(request) { return refusal }
-        switch request.method {
-        case "POST": return await post(request)
-        case "GET": return await get(request)
-        case "DELETE": return await delete(request)
-        case "OPTIONS":
-            return HTTPReply(status: 204, headers: [
-                ("Allow", "GET, POST, DELETE, OPTIONS"),
-                ("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS"),
-                ("Access-Control-Allow-Headers", "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID"),
-                ("Access-Control-Max-Age", "600"),
-            ])
-        default:
-            return .error(405, "Method Not Allowed: use POST, GET or DELETE.", headers: [("Allow", "GET, POST, DELETE, OPTIONS")])
-        }
+    /// The answer to a method `/mcp` does not serve.
+    package nonisolated func methodNotAllowed() -> HTTPReply {
+        .error(.methodNotAllowed, "Method Not Allowed: use POST, GET or DELETE.", headers: [.allow: Self.allowedMethods])
     }
+
+    /// The methods `/mcp` serves.
+    package static let allowedMethods = "GET, POST, DELETE, OPTIONS"
 
     /// A POST: parsed, and served when stateless, outside the actor (concurrent clients do not
     /// queue behind each other); a session's messages go through the actor.
-    private nonisolated func post(_ request: HTTPExchangeRequest) async -> HTTPReply {
-        let contentType = request.header("Content-Type")?.split(separator: ";").first
+    package nonisolated func post(_ request: HTTPExchangeRequest) async -> HTTPReply {
+        let contentType = request.header(.contentType)?.split(separator: ";").first
             .map { HTTPText.lowercased(HTTPText.trimmed($0)) }
         guard contentType == "application/json" else {
-            return .error(415, "Unsupported Media Type: POST one JSON-RPC message as application/json.")
+            return .error(.unsupportedMediaType, "Unsupported Media Type: POST one JSON-RPC message as application/json.")
         }
         let events = request.accepts("text/event-stream")
         guard events || request.accepts("application/json") else {
-            return .error(406, "Not Acceptable: accept application/json and text/event-stream.")
+            return .error(.notAcceptable, "Not Acceptable: accept application/json and text/event-stream.")
         }
         let message = IncomingMessage(request.body)
         if case .invalid(let reply, _) = message {
             return HTTPReply(
-                status: 400, headers: [("Content-Type", "application/json")],
+                status: .badRequest, headers: [.contentType: "application/json"],
                 body: .data(reply ?? IncomingMessage.errorReply(id: "null", code: IncomingMessage.invalidRequest, message: "Invalid Request.")))
         }
         if case .request(let id, let method, let object) = message {
@@ -118,12 +103,13 @@ package actor StreamableHTTPEndpoint {
             } catch {
                 return Self.errorReply(id: id, error)
             }
-            if method == "initialize" { return await initialize(request, id: id, events: events) }
+            if method == "initialize" { return await initialize(message, id: id, events: events) }
         }
         return await sessionMessage(request, message, events: events)
     }
 
-    /// A message of a 2025-11-25 session (`Mcp-Session-Id`).
+    /// A message of a 2025-11-25 session (`Mcp-Session-Id`). Duplicate ids and
+    /// `notifications/cancelled` are the dispatcher's business, as over stdio.
     private func sessionMessage(_ request: HTTPExchangeRequest, _ message: IncomingMessage, events: Bool) async -> HTTPReply {
         let found: (id: String, session: Session)
         var requestID = "null"
@@ -132,32 +118,18 @@ package actor StreamableHTTPEndpoint {
         case .success(let success): found = success
         case .failure(let reply): return reply
         }
-        if let version = request.header("Mcp-Protocol-Version"), !ProtocolRevision.handshake.contains(version) {
-            return .error(400, "Bad Request: unsupported Mcp-Protocol-Version \(version) in a session; supported: \(ProtocolRevision.handshake.joined(separator: ", ")).")
+        if let version = request.header(.mcpProtocolVersion), !ProtocolRevision.handshake.contains(version) {
+            return .error(.badRequest, "Bad Request: unsupported Mcp-Protocol-Version \(version) in a session; supported: \(ProtocolRevision.handshake.joined(separator: ", ")).")
         }
-        let headers = [("Mcp-Session-Id", found.id)]
-        switch message {
-        case .request(let id, _, _):
+        let headers: HTTPFields = [.mcpSessionID: found.id]
+        if case .request(let id, _, _) = message {
             guard !isDraining else { return Self.shuttingDown }
-            return await Self.pass(request, id: id, events: events, to: found.session, headers: headers)
-        case .notification(let method, let object):
-            guard await found.session.streams.touch() else {
-                return .error(404, "Not Found: the session ended; initialize a new one.")
-            }
-            await found.session.dispatcher.receive(request.body, on: await found.session.streams.sessionChannel)
-            if method == CancelledNotification.name, let cancelled = object["params"]?.objectValue?["requestId"].flatMap(ID.init(json:)) {
-                await found.session.streams.abandon(cancelled)
-            }
-            return HTTPReply(status: 202, headers: headers)
-        case .response:
-            guard await found.session.streams.touch() else {
-                return .error(404, "Not Found: the session ended; initialize a new one.")
-            }
-            await found.session.dispatcher.receive(request.body, on: await found.session.streams.sessionChannel)
-            return HTTPReply(status: 202, headers: headers)
-        case .invalid:
-            return .error(400, "Invalid Request.")
+            return await Self.pass(message, id: id, events: events, to: found.session, headers: headers)
         }
+        // A notification or a response to the server's request.
+        guard await found.session.streams.touch() else { return Self.sessionEnded }
+        await found.session.dispatcher.receive(message, on: await found.session.streams.sessionChannel)
+        return HTTPReply(status: .accepted, headers: headers)
     }
 
     /// A stateless (2026-07-28) request: no session; its headers must agree with its body.
@@ -169,7 +141,7 @@ package actor StreamableHTTPEndpoint {
             return Self.errorReply(id: id, mismatch)
         }
         guard stateless.serves(method, in: .stateless) else {
-            return Self.errorReply(id: id, ProtocolError.methodNotFound(method, revision: ProtocolRevision.stateless), status: 404)
+            return Self.errorReply(id: id, ProtocolError.methodNotFound(method, revision: ProtocolRevision.stateless), status: .notFound)
         }
         guard await !isDraining else { return Self.shuttingDown }
         let scope = scopes.withLock { number in
@@ -179,27 +151,27 @@ package actor StreamableHTTPEndpoint {
         let (channel, stream) = StatelessExchangeChannel.open(
             id: id, scope: scope, events: events, origin: .http(session: nil, tokenSHA256: tokenSHA256), dispatcher: stateless)
         await stateless.receive(IncomingMessage.request(id: id, method: method, message: message), on: channel, meta: meta)
-        return HTTPReply(status: 200, body: .messages(stream, sse: events))
+        return HTTPReply(status: .ok, body: .messages(stream, sse: events))
     }
 
     /// An error response to request `id`, with the HTTP status its code takes.
-    private static func errorReply(id: ID, _ error: any Error, status: Int? = nil) -> HTTPReply {
+    private static func errorReply(id: ID, _ error: any Error, status: HTTPTypes.HTTPResponse.Status? = nil) -> HTTPReply {
         let error = ProtocolError.from(error)
         return HTTPReply(
-            status: status ?? (error.code == ProtocolError.invalidParamsCode ? 400 : error.httpStatus),
-            headers: [("Content-Type", "application/json")],
+            status: status ?? .init(code: error.code == ProtocolError.invalidParamsCode ? 400 : error.httpStatus),
+            headers: [.contentType: "application/json"],
             body: .data(JSONMessageWriter.data(["jsonrpc": "2.0", "id": id.json, "error": error.json])))
     }
 
-    private func initialize(_ request: HTTPExchangeRequest, id: ID, events: Bool) async -> HTTPReply {
+    private func initialize(_ message: IncomingMessage, id: ID, events: Bool) async -> HTTPReply {
         guard !isDraining else { return Self.shuttingDown }
         if sessions.count + starting >= options.maxSessions { await closeIdleSessions() }
         guard sessions.count + starting < options.maxSessions else {
             logger.warning("A new session was refused: \(sessions.count) sessions are open (--max-sessions \(options.maxSessions)).")
             return .error(
-                503, "Service Unavailable: \(sessions.count) sessions are open, the most this server allows "
+                .serviceUnavailable, "Service Unavailable: \(sessions.count) sessions are open, the most this server allows "
                     + "(--max-sessions \(options.maxSessions)); end one (DELETE) or try again later.",
-                headers: [("Retry-After", "5")])
+                headers: [.retryAfter: "5"])
         }
         let sessionID = Self.newSessionID()
         let session = Session(
@@ -208,51 +180,40 @@ package actor StreamableHTTPEndpoint {
         sessions[sessionID] = session
         logger.info("Session \(sessionID.prefix(8))… opened (\(sessions.count) open)")
         Task { await self.watch(sessionID, session: session) }
-        return await Self.pass(request, id: id, events: events, to: session, headers: [("Mcp-Session-Id", sessionID)])
+        return await Self.pass(message, id: id, events: events, to: session, headers: [.mcpSessionID: sessionID])
     }
 
-    /// Passes a request to its session: the reply streams its response.
+    /// Passes a request to its session: the reply streams its response (or, for the id of a
+    /// request still running, the dispatcher's refusal, with status 400).
     private static func pass(
-        _ request: HTTPExchangeRequest, id: ID, events: Bool, to session: Session, headers: [(name: String, value: String)]
+        _ message: IncomingMessage, id: ID, events: Bool, to session: Session, headers: HTTPFields
     ) async -> HTTPReply {
-        switch await session.streams.open(id, events: events) {
-        case .stream(let stream, let channel):
-            await session.dispatcher.receive(request.body, on: channel)
-            return HTTPReply(status: 200, headers: headers, body: .messages(stream, sse: events))
-        case .duplicate:
-            return HTTPReply(
-                status: 400, headers: [("Content-Type", "application/json")] + headers,
-                body: .data(IncomingMessage.errorReply(
-                    id: id.replyText, code: IncomingMessage.invalidRequest,
-                    message: "Invalid Request: the id of a request still in progress; give each request its own id.")))
-        case .closed:
-            return .error(404, "Not Found: the session ended; initialize a new one.")
-        }
+        guard let (stream, channel) = await session.streams.open(events: events) else { return sessionEnded }
+        await session.dispatcher.receive(message, on: channel)
+        return HTTPReply(status: .ok, headers: headers, body: .messages(stream, sse: events))
     }
 
-    private func get(_ request: HTTPExchangeRequest) async -> HTTPReply {
+    package func get(_ request: HTTPExchangeRequest) async -> HTTPReply {
         guard request.accepts("text/event-stream") else {
-            return .error(406, "Not Acceptable: the GET stream is text/event-stream.")
+            return .error(.notAcceptable, "Not Acceptable: the GET stream is text/event-stream.")
         }
         let found: (id: String, session: Session)
         switch session(of: request) {
         case .success(let success): found = success
         case .failure(let reply): return reply
         }
-        guard let stream = await found.session.streams.openStandaloneStream() else {
-            return .error(404, "Not Found: the session ended; initialize a new one.")
-        }
-        return HTTPReply(status: 200, headers: [("Mcp-Session-Id", found.id)], body: .events(stream))
+        guard let stream = await found.session.streams.openStandaloneStream() else { return Self.sessionEnded }
+        return HTTPReply(status: .ok, headers: [.mcpSessionID: found.id], body: .events(stream))
     }
 
-    private func delete(_ request: HTTPExchangeRequest) async -> HTTPReply {
+    package func delete(_ request: HTTPExchangeRequest) async -> HTTPReply {
         let found: (id: String, session: Session)
         switch session(of: request) {
         case .success(let success): found = success
         case .failure(let reply): return reply
         }
         await end(found.id, reason: "the client ended it")
-        return HTTPReply(status: 200)
+        return HTTPReply(status: .ok)
     }
 
     // MARK: - Sessions
@@ -264,14 +225,14 @@ package actor StreamableHTTPEndpoint {
 
     /// The session a request names.
     private func session(of request: HTTPExchangeRequest, replyID: String = "null") -> Lookup {
-        guard let id = request.header("Mcp-Session-Id") else {
+        guard let id = request.header(.mcpSessionID) else {
             return .failure(.error(
-                400, "Bad Request: no Mcp-Session-Id header; send initialize first, then the session id it returned "
+                .badRequest, "Bad Request: no Mcp-Session-Id header; send initialize first, then the session id it returned "
                     + "(MCP 2025-11-25), or make every request a 2026-07-28 one (_meta[\"\(ProtocolRevision.MetaKey.protocolVersion)\"]).",
                 code: ProtocolError.invalidParamsCode, id: replyID))
         }
         guard let session = sessions[id] else {
-            return .failure(.error(404, "Not Found: no session \(id.prefix(64)) (it ended or expired); initialize a new one."))
+            return .failure(.error(.notFound, "Not Found: no session \(id.prefix(64)) (it ended or expired); initialize a new one."))
         }
         return .success((id, session))
     }
@@ -329,7 +290,8 @@ package actor StreamableHTTPEndpoint {
         for continuation in waiting { continuation.resume() }
     }
 
-    private static let shuttingDown = HTTPReply.error(503, "Service Unavailable: the server is shutting down.")
+    private static let shuttingDown = HTTPReply.error(.serviceUnavailable, "Service Unavailable: the server is shutting down.")
+    private static let sessionEnded = HTTPReply.error(.notFound, "Not Found: the session ended; initialize a new one.")
 
     /// 128 random bits, as hex (visible ASCII, as the specification requires).
     private static func newSessionID() -> String {

@@ -1,11 +1,22 @@
 import Foundation
+import HTTPTypes
 import Testing
 @testable import SwiftDBAIMCPHTTP
 
 @Suite("HTTP addresses, origins and the request gate")
 struct HTTPRequestGateTests {
-    private func request(_ headers: [(String, String)]) -> HTTPExchangeRequest {
-        HTTPExchangeRequest(method: "POST", path: "/mcp", headers: headers.map { (name: $0.0, value: $0.1) }, body: Data())
+    /// A request head as Hummingbird makes it: HTTP/1.1's Host becomes the authority.
+    private func request(_ headers: [(String, String)], method: HTTPRequest.Method = .post) -> HTTPRequest {
+        var fields = HTTPFields()
+        var authority: String?
+        for (name, value) in headers {
+            if name.lowercased() == "host" {
+                authority = value
+            } else if let name = HTTPField.Name(name) {
+                fields.append(HTTPField(name: name, value: value))
+            }
+        }
+        return HTTPRequest(method: method, scheme: "http", authority: authority, path: "/mcp", headerFields: fields)
     }
 
     private func gate(host: String = "127.0.0.1", token: String? = "secret", origins: [String] = []) throws -> HTTPRequestGate {
@@ -69,9 +80,8 @@ struct HTTPRequestGateTests {
         }
         #expect(gate.refusal(request([]))?.status == 401)
         // A CORS preflight carries no credentials; every other method needs the token.
-        let preflight = HTTPExchangeRequest(method: "OPTIONS", path: "/mcp", headers: [], body: Data())
-        #expect(gate.refusal(preflight) == nil)
-        #expect(gate.refusal(HTTPExchangeRequest(method: "DELETE", path: "/mcp", headers: [], body: Data()))?.status == 401)
+        #expect(gate.refusal(request([], method: .options)) == nil)
+        #expect(gate.refusal(request([], method: .delete))?.status == 401)
         #expect(HTTPRequestGate.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
         #expect(!HTTPRequestGate.constantTimeEqual(Array("abc\u{0}".utf8), Array("abc".utf8)))
         #expect(!HTTPRequestGate.constantTimeEqual([], Array("abc".utf8)))
@@ -101,8 +111,7 @@ struct HTTPRequestGateTests {
     @Test("Accept lists a media type exactly, as type/*, as */*, or not at all")
     func accept() {
         func accepts(_ header: String?, _ type: String) -> Bool {
-            HTTPExchangeRequest(method: "POST", path: "/mcp", headers: header.map { [(name: "ACCEPT", value: $0)] } ?? [], body: Data())
-                .accepts(type)
+            HTTPExchangeRequest(head: request(header.map { [("ACCEPT", $0)] } ?? [])).accepts(type)
         }
         #expect(accepts("application/json, text/event-stream", "text/event-stream"))
         #expect(accepts("Application/JSON;q=0.9 ,\tTEXT/Event-Stream ; q=1", "text/event-stream"))

@@ -127,7 +127,7 @@ package actor MessageDispatcher {
         switch message {
         case .invalid(let reply, let reason):
             logger.warning("Invalid message: \(reason)")
-            if let reply { try? await channel.respond(reply, answering: false) }
+            if let reply { try? await channel.refuse(reply) }
         case .request(let id, let method, let message):
             let params = message["params"]?.objectValue ?? [:]
             let prepared: Result<(ClientFacts, MethodTable.Method), ProtocolError>
@@ -166,7 +166,7 @@ package actor MessageDispatcher {
             // The id of a request still in flight: answered (once) with an error; the first goes on.
             let duplicate = ProtocolError.invalidRequest(
                 "Invalid Request: the id of a request still in progress; give each request its own id.")
-            await answer(id, facts: nil, .failure(duplicate), channel: channel, endsRequest: false)
+            await answer(id, facts: nil, .failure(duplicate), channel: channel, isRefusal: true)
             return
         }
         let facts: ClientFacts
@@ -237,10 +237,10 @@ package actor MessageDispatcher {
         answered()
     }
 
-    /// Writes the response to request `id`; `endsRequest` false when it answers a request other
-    /// than the one the channel waits for (a duplicate id).
+    /// Writes the response to request `id`; `isRefusal` when the request was refused before it
+    /// ran (a duplicate id), so that it ends nothing in flight.
     private func answer(
-        _ id: ID, facts: ClientFacts?, _ outcome: Result<Value, any Error>, channel: any ReplyChannel, endsRequest: Bool = true
+        _ id: ID, facts: ClientFacts?, _ outcome: Result<Value, any Error>, channel: any ReplyChannel, isRefusal: Bool = false
     ) async {
         var response: [String: Value] = ["jsonrpc": "2.0", "id": id.json]
         switch outcome {
@@ -254,7 +254,8 @@ package actor MessageDispatcher {
             response["error"] = ProtocolError.from(error).json
         }
         do {
-            try await channel.respond(JSONMessageWriter.data(.object(response)), answering: endsRequest)
+            let data = JSONMessageWriter.data(.object(response))
+            try await isRefusal ? channel.refuse(data) : channel.respond(data)
         } catch let error as any TransportFailure {
             if error.clientIsGone { shutDown(reason: "the client closed its input (\(error))") }
         } catch {
@@ -399,7 +400,11 @@ private struct TransportChannel: ReplyChannel {
         try await transport.send(data)
     }
 
-    func respond(_ data: Data, answering: Bool) async throws {
+    func respond(_ data: Data) async throws {
+        try await transport.send(data)
+    }
+
+    func refuse(_ data: Data) async throws {
         try await transport.send(data)
     }
 }

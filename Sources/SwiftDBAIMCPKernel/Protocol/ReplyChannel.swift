@@ -15,9 +15,12 @@ package protocol ReplyChannel: Sendable {
     /// Sends a message that belongs to the request but does not end it: a notification
     /// (progress, log) or a request to the client (elicitation, sampling).
     func send(_ data: Data) async throws
-    /// Sends the final response to the request (`data`), or a message that answers no request
-    /// (an error about an invalid message) when `answering` is false.
-    func respond(_ data: Data, answering: Bool) async throws
+    /// Sends the final response to the request.
+    func respond(_ data: Data) async throws
+    /// Sends the error response to a message refused before it ran: not valid JSON-RPC, or a
+    /// request with the id of one still running in the channel's scope. Nothing in flight ends
+    /// with it; over HTTP it is the POST's answer, with status 400.
+    func refuse(_ data: Data) async throws
     /// Says the request was cancelled and gets no response: a stream waiting for it can end.
     func abandon() async
 }

@@ -1,0 +1,22 @@
+import Hummingbird
+
+/// The answer to what no route serves, as a JSON-RPC error: a method `/mcp` does not serve gets
+/// 405 naming the ones it does (once the gate let the request through, as for any method of
+/// `/mcp`); any other path gets 404.
+///
+/// Added to the router after the routes, so that it wraps only the router's not-found answer.
+struct UnroutedRequestMiddleware: RouterMiddleware {
+    typealias Context = MCPRequestContext
+
+    let gate: HTTPRequestGateMiddleware
+    let endpoint: StreamableHTTPEndpoint
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.uri.path == StreamableHTTPEndpoint.path else {
+            var response = await HTTPReply.error(.notFound, "Not Found: MCP is served at \(StreamableHTTPEndpoint.path).").response()
+            response.headers.append(contentsOf: gate.gate.originFields(request.head))
+            return response
+        }
+        return try await gate.handle(request, context: context) { _, _ in await endpoint.methodNotAllowed().response() }
+    }
+}

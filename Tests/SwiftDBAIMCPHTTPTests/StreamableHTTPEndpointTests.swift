@@ -1,0 +1,235 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import SwiftDBAIMCP
+import SwiftDBAITestSupport
+import Testing
+@testable import SwiftDBAIMCPHTTP
+
+/// The MCP endpoint through its router, as Hummingbird serves it, without a socket: sessions,
+/// stateless requests, the gate, the body limit, what no route serves, and the drain.
+@Suite("Streamable HTTP endpoint")
+struct StreamableHTTPEndpointTests {
+    private static let token = "secret-token"
+    private static let initialize = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"tests","version":"1"}}}"#
+
+    /// A server on a fresh database of three genres, its endpoint and the router's application.
+    private struct Served {
+        let database: ScratchDatabase
+        let endpoint: StreamableHTTPEndpoint
+        let application: Application<RouterResponder<MCPRequestContext>>
+
+        init(maxRequestBytes: Int = HTTPServeOptions.defaultMaxRequestBytes, origins: [String] = []) throws {
+            database = try ScratchDatabase("CREATE TABLE genre(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO genre(name) VALUES ('Rock'), ('Jazz'), ('Blues');")
+            let server = try DBAIServer(configuration: DBAIServerConfiguration(
+                databasePath: database.path, allowlist: .readOnly, sqliteMemoryLimit: nil))
+            let options = try HTTPServeOptions(
+                address: HTTPListenAddress(host: "127.0.0.1", port: 0), authToken: StreamableHTTPEndpointTests.token,
+                allowedOrigins: origins, maxRequestBytes: maxRequestBytes)
+            var logger = Logger(label: "tests")
+            logger.logLevel = .warning
+            endpoint = StreamableHTTPEndpoint(server: server, options: options, logger: logger)
+            application = Application(router: MCPRouter.make(endpoint: endpoint))
+        }
+
+        func test(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+            try await application.test(.router, body)
+        }
+    }
+
+    private static func headers(_ extra: HTTPFields = [:], token: String? = StreamableHTTPEndpointTests.token) -> HTTPFields {
+        var fields: HTTPFields = [.contentType: "application/json", .accept: "application/json, text/event-stream"]
+        if let token { fields[.authorization] = "Bearer \(token)" }
+        fields.append(contentsOf: extra)
+        return fields
+    }
+
+    private static func json(_ response: TestResponse) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))
+        return try #require(object as? [String: Any])
+    }
+
+    private static func errorMessage(_ response: TestResponse) throws -> String {
+        let error = try #require(try json(response)["error"] as? [String: Any])
+        return try #require(error["message"] as? String)
+    }
+
+    /// Opens a session; its id.
+    private static func open(_ client: any TestClientProtocol) async throws -> String {
+        let response = try await client.execute(uri: "/mcp", method: .post, headers: headers(), body: ByteBuffer(string: initialize))
+        #expect(response.status == .ok)
+        return try #require(response.headers[.mcpSessionID])
+    }
+
+    private static func call(_ id: Int, sql: String) -> ByteBuffer {
+        ByteBuffer(string: #"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"query","arguments":{"sql":"\#(sql)"}}}"#)
+    }
+
+    @Test("a session: initialize returns its id, calls name it, DELETE ends it")
+    func session() async throws {
+        let served = try Served()
+        try await served.test { client in
+            let session = try await Self.open(client)
+            let called = try await client.execute(
+                uri: "/mcp", method: .post, headers: Self.headers([.mcpSessionID: session]), body: Self.call(2, sql: "SELECT count(*) FROM genre"))
+            #expect(called.status == .ok && called.headers[.contentType] == "application/json")
+            let result = try #require(try Self.json(called)["result"] as? [String: Any])
+            let structured = try #require(result["structuredContent"] as? [String: Any])
+            #expect(structured["rows"] as? [[Int]] == [[3]])
+            #expect(await served.endpoint.sessionCount == 1)
+
+            let notified = try await client.execute(
+                uri: "/mcp", method: .post, headers: Self.headers([.mcpSessionID: session]),
+                body: ByteBuffer(string: #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#))
+            #expect(notified.status == .accepted)
+
+            let ended = try await client.execute(uri: "/mcp", method: .delete, headers: Self.headers([.mcpSessionID: session]))
+            #expect(ended.status == .ok)
+            let after = try await client.execute(
+                uri: "/mcp", method: .post, headers: Self.headers([.mcpSessionID: session]), body: Self.call(3, sql: "SELECT 1"))
+            #expect(after.status == .notFound)
+        }
+    }
+
+    @Test("a request without a session, or naming an unknown one, is refused with what to do")
+    func unknownSession() async throws {
+        let served = try Served()
+        try await served.test { client in
+            let missing = try await client.execute(uri: "/mcp", method: .post, headers: Self.headers(), body: Self.call(7, sql: "SELECT 1"))
+            #expect(missing.status == .badRequest)
+            #expect(try Self.errorMessage(missing).contains("Mcp-Session-Id"))
+            #expect(try Self.json(missing)["id"] as? Int == 7)
+            let unknown = try await client.execute(
+                uri: "/mcp", method: .post, headers: Self.headers([.mcpSessionID: String(repeating: "0", count: 32)]),
+                body: Self.call(8, sql: "SELECT 1"))
+            #expect(unknown.status == .notFound)
+            let get = try await client.execute(uri: "/mcp", method: .get, headers: Self.headers([.mcpSessionID: "nope"]))
+            #expect(get.status == .notFound)
+        }
+    }
+
+    @Test("a stateless 2026-07-28 request needs no session; its headers must agree with its body")
+    func stateless() async throws {
+        let served = try Served()
+        let body = ByteBuffer(string: #"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"query","arguments":{"sql":"SELECT name FROM genre ORDER BY id LIMIT 1"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#)
+        try await served.test { client in
+            let agreeing: HTTPFields = [.mcpProtocolVersion: "2026-07-28", .mcpMethod: "tools/call", .mcpName: "query"]
+            let answered = try await client.execute(uri: "/mcp", method: .post, headers: Self.headers(agreeing), body: body)
+            #expect(answered.status == .ok && answered.headers[.mcpSessionID] == nil)
+            let result = try #require(try Self.json(answered)["result"] as? [String: Any])
+            #expect(result["resultType"] as? String == "complete")
+            #expect((result["structuredContent"] as? [String: Any])?["rows"] as? [[String]] == [["Rock"]])
+
+            let mismatched: HTTPFields = [.mcpProtocolVersion: "2026-07-28", .mcpMethod: "tools/call", .mcpName: "delete"]
+            let refused = try await client.execute(uri: "/mcp", method: .post, headers: Self.headers(mismatched), body: body)
+            #expect(refused.status == .badRequest)
+            #expect(try Self.errorMessage(refused).contains("Mcp-Name"))
+            #expect(await served.endpoint.sessionCount == 0)
+        }
+    }
+
+    @Test("the gate: no token 401 with WWW-Authenticate, a foreign origin 403, an allowed one gets CORS fields")
+    func gate() async throws {
+        let served = try Served(origins: ["https://app.example.com"])
+        try await served.test { client in
+            let anonymous = try await client.execute(uri: "/mcp", method: .post, headers: Self.headers(token: nil), body: ByteBuffer(string: Self.initialize))
+            #expect(anonymous.status == .unauthorized)
+            #expect(anonymous.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
+            let wrong = try await client.execute(uri: "/mcp", method: .post, headers: Self.headers(token: "guess"), body: ByteBuffer(string: Self.initialize))
+            #expect(wrong.status == .unauthorized && wrong.headers[.wwwAuthenticate]?.contains("invalid_token") == true)
+            #expect(await served.endpoint.sessionCount == 0)
+
+            let foreign = try await client.execute(
+                uri: "/mcp", method: .post, headers: Self.headers([.origin: "https://evil.example"]), body: ByteBuffer(string: Self.initialize))
+            #expect(foreign.status == .forbidden && foreign.headers[.accessControlAllowOrigin] == nil)
+
+            let allowed = try await client.execute(
+                uri: "/mcp", method: .post, headers: Self.headers([.origin: "https://app.example.com"]), body: ByteBuffer(string: Self.initialize))
+            #expect(allowed.status == .ok)
+            #expect(allowed.headers[.accessControlAllowOrigin] == "https://app.example.com")
+            #expect(allowed.headers[.accessControlExposeHeaders]?.contains("Mcp-Session-Id") == true)
+
+            // A preflight carries no credentials.
+            let preflight = try await client.execute(uri: "/mcp", method: .options, headers: [.origin: "https://app.example.com"])
+            #expect(preflight.status == .noContent)
+            #expect(preflight.headers[.accessControlAllowHeaders]?.contains("Mcp-Session-Id") == true)
+        }
+    }
+
+    @Test("what no route serves: 405 for another method of /mcp (behind the gate), 404 elsewhere")
+    func unrouted() async throws {
+        let served = try Served()
+        try await served.test { client in
+            let put = try await client.execute(uri: "/mcp", method: .put, headers: Self.headers(), body: ByteBuffer(string: "{}"))
+            #expect(put.status == .methodNotAllowed && put.headers[.allow] == StreamableHTTPEndpoint.allowedMethods)
+            let anonymousPut = try await client.execute(uri: "/mcp", method: .put, headers: Self.headers(token: nil))
+            #expect(anonymousPut.status == .unauthorized)
+            let elsewhere = try await client.execute(uri: "/other", method: .post, headers: Self.headers(), body: Self.call(1, sql: "SELECT 1"))
+            #expect(elsewhere.status == .notFound)
+            #expect(try Self.errorMessage(elsewhere).contains("/mcp"))
+        }
+    }
+
+    @Test("a body that is not one JSON-RPC message as application/json is refused", arguments: [
+        ("text/plain", "application/json", #"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#, 415),
+        ("application/json", "image/png", #"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#, 406),
+        ("application/json", "application/json", "{not json", 400),
+        ("application/json; charset=utf-8", "application/json", #"{"jsonrpc":"1.0","id":1,"method":"tools/list"}"#, 400),
+    ])
+    func malformed(contentType: String, accept: String, body: String, status: Int) async throws {
+        let served = try Served()
+        try await served.test { client in
+            var headers = Self.headers()
+            headers[.contentType] = contentType
+            headers[.accept] = accept
+            let response = try await client.execute(uri: "/mcp", method: .post, headers: headers, body: ByteBuffer(string: body))
+            #expect(response.status.code == status)
+        }
+    }
+
+    @Test("a body over --max-request-bytes gets 413 before anything reads it")
+    func tooLarge() async throws {
+        let served = try Served(maxRequestBytes: 1024)
+        // A valid initialize, padded past the limit.
+        let padded = Self.initialize + String(repeating: " ", count: 1024)
+        try await served.test { client in
+            let response = try await client.execute(uri: "/mcp", method: .post, headers: Self.headers(), body: ByteBuffer(string: padded))
+            #expect(response.status == .contentTooLarge)
+            #expect(try Self.errorMessage(response).contains("1024 bytes"))
+            #expect(await served.endpoint.sessionCount == 0)
+        }
+    }
+
+    @Test("a request the dispatcher refuses (a duplicate id) answers its POST with 400, not 200")
+    func refusal() async throws {
+        let (stream, continuation) = AsyncStream.makeStream(of: HTTPOutgoing.self)
+        continuation.yield(HTTPOutgoing(data: Data(#"{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"x"}}"#.utf8), isFinal: true, isRefusal: true))
+        continuation.finish()
+        let response = await HTTPReply(status: .ok, headers: [.mcpSessionID: "s"], body: .messages(stream, sse: true)).response()
+        #expect(response.status == .badRequest && response.headers[.contentType] == "application/json")
+        #expect(response.headers[.mcpSessionID] == "s")
+    }
+
+    @Test("draining: no new session or request is taken (503)")
+    func draining() async throws {
+        let served = try Served()
+        try await served.test { client in
+            let session = try await Self.open(client)
+            await served.endpoint.closeAll()
+            let refused = try await client.execute(uri: "/mcp", method: .post, headers: Self.headers(), body: ByteBuffer(string: Self.initialize))
+            #expect(refused.status == .serviceUnavailable)
+            let ended = try await client.execute(
+                uri: "/mcp", method: .post, headers: Self.headers([.mcpSessionID: session]), body: Self.call(2, sql: "SELECT 1"))
+            #expect(ended.status == .notFound)
+        }
+    }
+
+    @Test("the MCP header names are valid field names")
+    func fieldNames() {
+        #expect([HTTPField.Name.mcpSessionID, .mcpProtocolVersion, .mcpMethod, .mcpName, .accelBuffering].map(\.canonicalName)
+            == ["mcp-session-id", "mcp-protocol-version", "mcp-method", "mcp-name", "x-accel-buffering"])
+    }
+}
