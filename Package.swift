@@ -152,6 +152,19 @@ let package = Package(
             name: "SwiftDBAIChatTests",
             dependencies: ["SwiftDBAIChat", "SwiftDBAIPrimitives", "SwiftDBAIAsyncHTTPClient", "SwiftDBAITestSupport"]
         ),
+        // A transport the tests script, for the kernel's and the server's tests.
+        .target(
+            name: "SwiftDBAIMCPKernelTestSupport",
+            dependencies: ["SwiftDBAIMCPKernel", .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log")],
+            path: "Tests/SwiftDBAIMCPKernelTestSupport"
+        ),
+        .testTarget(
+            name: "SwiftDBAIMCPKernelTests",
+            dependencies: [
+                "SwiftDBAIMCPKernel", "SwiftDBAIMCPKernelTestSupport", "SwiftDBAIPrimitives",
+                .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "SwiftDBAIMCPHTTPTests",
             dependencies: [
@@ -162,7 +175,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftDBAIMCPTests",
-            dependencies: ["SwiftDBAIMCP", "SwiftDBAIMCPKernel", "SwiftDBAIChat", "SwiftDBAIPrimitives"]
+            dependencies: ["SwiftDBAIMCP", "SwiftDBAIMCPKernel", "SwiftDBAIMCPKernelTestSupport", "SwiftDBAIChat", "SwiftDBAIPrimitives"]
         ),
     ],
     swiftLanguageModes: [.v6]

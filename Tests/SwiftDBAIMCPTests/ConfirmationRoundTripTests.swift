@@ -3,6 +3,7 @@ import GRDB
 import MCP
 import SwiftDBAIPrimitives
 import SwiftDBAIMCPKernel
+import SwiftDBAIMCPKernelTestSupport
 import Testing
 @testable import SwiftDBAI
 @testable import SwiftDBAIMCP

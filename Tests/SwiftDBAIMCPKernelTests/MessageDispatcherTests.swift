@@ -1,12 +1,10 @@
 import Foundation
 import Logging
 import MCP
-import SwiftDBAIPrimitives
 import SwiftDBAIMCPKernel
+import SwiftDBAIMCPKernelTestSupport
+import SwiftDBAIPrimitives
 import Testing
-@testable import SwiftDBAI
-@testable import SwiftDBAIMCP
-import SwiftDBAIChat
 
 /// A tool handler whose calls wait until the test releases them, and which records what it saw.
 final class GatedHandler: Sendable {

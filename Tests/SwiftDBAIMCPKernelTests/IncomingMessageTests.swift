@@ -1,8 +1,7 @@
 import Foundation
 import MCP
-import SwiftDBAIMCPKernel
+@testable import SwiftDBAIMCPKernel
 import Testing
-@testable import SwiftDBAIMCP
 
 /// Every line is classified by JSON-RPC 2.0 §4–5 and MCP's rules; what is not valid gets the
 /// error the specification asks for, with the right id, or no answer for a notification.

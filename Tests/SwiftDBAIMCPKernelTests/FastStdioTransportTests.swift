@@ -1,8 +1,6 @@
 import Foundation
-import SwiftDBAIMCPKernel
+@testable import SwiftDBAIMCPKernel
 import Testing
-
-@testable import SwiftDBAIMCP
 
 #if canImport(Glibc)
     import Glibc

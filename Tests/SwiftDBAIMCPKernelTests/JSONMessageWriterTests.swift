@@ -1,8 +1,7 @@
 import Foundation
 import MCP
-import SwiftDBAIMCPKernel
+@testable import SwiftDBAIMCPKernel
 import Testing
-@testable import SwiftDBAIMCP
 
 /// The hand-written JSON writer of the hot path: compact, keys sorted, every string escaped so
 /// that the line stays one line, and what it writes parses back to the same value.

@@ -1,8 +1,7 @@
 import Foundation
 import MCP
-import SwiftDBAIMCPKernel
+@testable import SwiftDBAIMCPKernel
 import Testing
-@testable import SwiftDBAIMCP
 
 /// The hand-written JSON parser of the hot path: what it accepts, what it refuses and where, and
 /// the exact text of ids it keeps.
