@@ -30,8 +30,8 @@ public struct MCPHTTPServer: Sendable {
     /// Listens until a signal in `shutdownSignals`: then no new session or request is taken
     /// (503), every request in flight is answered — over the connections already open, so that
     /// a client can still answer an elicitation — within the statement timeout plus 5 s, the
-    /// sessions end, the listener and the connections close (those still open 5 s later are
-    /// cut), and the databases close. A second signal ends the process at once.
+    /// sessions end, the listener and the connections close (those still open 5 s after that
+    /// deadline are cut), and the databases close. A second signal ends the process at once.
     ///
     /// The HTTP application (on ``MCPRouter``), the drain (``EndpointDrainService``) and the
     /// idle-session sweeper (``IdleSessionSweeper``) run as one ServiceLifecycle group.

@@ -21,6 +21,26 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             """,
         version: DBAIServer.version)
 
+    /// ArgumentParser's entry point, with `--help` in sections (``HelpSections``).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            // A help request is a clean exit whose message is the help text.
+            let message = fullMessage(for: error)
+            if exitCode(for: error) == .success, message == helpMessage() {
+                print(HelpSections.sectioned(message))
+                exit()
+            }
+            exit(withError: error)
+        }
+    }
+
     @Option(name: .long, help: ArgumentHelp(
         "The SQLite database file; repeat as NAME=PATH to serve several (the tools then take a database argument). A single --db keeps the file's name (without extension) as its name.",
         valueName: "[name=]path"), transform: { DatabaseSource(parsing: $0) })

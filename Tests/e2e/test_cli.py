@@ -45,6 +45,32 @@ def test_help_mentions_db_and_allow(dbai_bin: Path) -> None:
     assert "--allow" in text
 
 
+HELP_SECTIONS = ["DATABASES", "POLICY", "LIMITS", "EXPORTS", "AUDIT AND STATE", "MODEL (ask)", "HTTP", "TOOLS AND VIEW", "OPTIONS"]
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_reads_in_sections_with_every_flag_once(dbai_bin: Path, flag: str) -> None:
+    """--help groups the options under headings; each flag is under exactly one, none is left
+    over (OTHER OPTIONS), and the overview and usage stay on top."""
+    completed = run_binary(dbai_bin, flag, "--db", "unused.sqlite")
+    assert completed.returncode == 0 and completed.stderr == ""
+    lines = completed.stdout.splitlines()
+    assert lines[0].startswith("OVERVIEW:") and any(line.startswith("USAGE: dbai-mcp") for line in lines)
+    headings = [line[:-1] for line in lines if re.fullmatch(r"[A-Z][A-Za-z ()]+:", line)]
+    assert headings == HELP_SECTIONS, headings
+    flags = [match.group(1) for line in lines if (match := re.match(r"  (?:-h, )?(--[a-z-]+)", line))]
+    assert len(flags) == len(set(flags)) and len(flags) > 40, flags
+    under: dict[str, str] = {}
+    heading = ""
+    for line in lines:
+        if line[:-1] in HELP_SECTIONS:
+            heading = line[:-1]
+        elif match := re.match(r"  (?:-h, )?(--[a-z-]+)", line):
+            under[match.group(1)] = heading
+    assert under["--db"] == "DATABASES" and under["--allow"] == "POLICY" and under["--http"] == "HTTP"
+    assert under["--llm"] == "MODEL (ask)" and under["--audit-log"] == "AUDIT AND STATE" and under["--help"] == "OPTIONS"
+
+
 def assert_refused(completed, *fragments: str) -> None:
     """A configuration error: a message on stderr, a non-zero exit, nothing on stdout."""
     assert completed.returncode != 0, completed
