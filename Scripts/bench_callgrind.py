@@ -4,20 +4,27 @@ start-up (the process, one `initialize`, the end of input) and 1,000 `query` cal
 (one bound parameter each, 1 to 27 rows). Instruction counts repeat on a busy machine, where
 wall-clock times do not.
 
-    Scripts/bench-callgrind [--rounds N] [--calls N] BINARY [BINARY...]
+    Scripts/bench-callgrind [--rounds N] [--calls N] [--http session|stateless] BINARY [BINARY...]
+
+With --http, the same calls go to `dbai-mcp --http` over one keep-alive connection: in one
+2025-11-25 session, or as stateless 2026-07-28 POSTs; "start-up" is then a run that answers
+no call (start, listen, SIGTERM, drain, exit).
 
 Each binary is copied and stripped first (valgrind cannot read the debug information of a
 static Swift binary). Prints, per binary, the start-up count, the count of the whole run and the
 calls' share (whole run less start-up), and each binary's ratio to the first."""
 import argparse
+import http.client
 import json
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,10 +57,67 @@ def instructions(binary: str, database: str, stdin: bytes, expected_lines: int) 
     return int(found.group(1))
 
 
+def http_instructions(binary: str, database: str, mode: str, calls: int) -> int:
+    """Runs the server under callgrind with --http, sends `calls` query calls, stops it with
+    SIGTERM and returns the instructions of the whole run."""
+    process = subprocess.Popen(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, "--db", database, "--http", "127.0.0.1:0"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert process.stderr is not None
+    log = b""
+    port = None
+    deadline = time.monotonic() + 120
+    while port is None and time.monotonic() < deadline:
+        line = process.stderr.readline()
+        if not line:
+            break
+        log += line
+        if found := re.search(rb"listening on http://127\.0\.0\.1:(\d+)/mcp", line):
+            port = int(found.group(1))
+    if port is None:
+        process.kill()
+        sys.exit(f"bench-callgrind: {binary} did not listen: {log[-600:].decode(errors='replace')}")
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    failures = 0
+
+    def post(message: dict, extra: dict[str, str]) -> http.client.HTTPResponse:
+        connection.request("POST", "/mcp", body=json.dumps(message), headers={**headers, **extra})
+        response = connection.getresponse()
+        response.read()
+        return response
+
+    session: dict[str, str] = {}
+    if mode == "session" and calls:
+        opened = post({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}, {})
+        session = {"Mcp-Session-Id": opened.getheader("Mcp-Session-Id") or ""}
+        post({"jsonrpc": "2.0", "method": "notifications/initialized"}, session)
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+    for index in range(1, calls + 1):
+        params = {"name": "query", "arguments": {
+            "sql": "SELECT TrackId, Name, Milliseconds FROM Track WHERE AlbumId = ?", "params": [index % 300 + 1]}}
+        if mode == "session":
+            response = post({"jsonrpc": "2.0", "id": index, "method": "tools/call", "params": params}, session)
+        else:
+            response = post({"jsonrpc": "2.0", "id": index, "method": "tools/call", "params": {**params, "_meta": meta}},
+                            {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "query"})
+        failures += response.status != 200
+    connection.close()
+    process.send_signal(signal.SIGTERM)
+    log += process.stderr.read()
+    process.wait(120)
+    found = re.search(rb"Collected : (\d+)", log)
+    if not found or failures:
+        sys.exit(f"bench-callgrind: {binary} failed ({failures} calls not answered 200): {log[-600:].decode(errors='replace')}")
+    return int(found.group(1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--calls", type=int, default=1000)
+    parser.add_argument("--http", choices=["session", "stateless"])
     parser.add_argument("binaries", nargs="+")
     options = parser.parse_args()
     if options.rounds < 1 or options.calls < 1:
@@ -77,8 +141,12 @@ def main() -> None:
         totals: dict[int, list[int]] = {index: [] for index in range(len(stripped))}
         for _ in range(options.rounds):
             for index, binary in enumerate(stripped):
-                starts[index].append(instructions(binary, database, start_input, 1))
-                totals[index].append(instructions(binary, database, calls_input, options.calls + 1))
+                if options.http:
+                    starts[index].append(http_instructions(binary, database, options.http, 0))
+                    totals[index].append(http_instructions(binary, database, options.http, options.calls))
+                else:
+                    starts[index].append(instructions(binary, database, start_input, 1))
+                    totals[index].append(instructions(binary, database, calls_input, options.calls + 1))
     first_start = statistics.median(starts[0])
     first_calls = statistics.median(totals[0]) - first_start
     print(f"{'binary':<60} {'start-up':>12} {'whole run':>12} {f'{options.calls} calls':>12}  ratios to the first")

@@ -31,13 +31,17 @@ struct EndpointDrainService: Service {
     let signals: [Int32]
     let logger: Logger
 
-    func run() async throws {
+    func run() async {
         // Until the group shuts down; a cancelled group (the server could not start) ends here.
         guard (try? await gracefulShutdown()) != nil else { return }
         for number in signals { signal(number, SIG_DFL) }
         logger.notice("Shutting down: finishing the calls in flight")
-        if (try? await firstOutcome(within: grace, { await endpoint.drain() })) == nil {
+        do {
+            try await firstOutcome(within: grace) { await endpoint.drain() }
+        } catch is TimeLimitExceeded {
             logger.warning("Calls still running after \(grace): cancelling them")
+        } catch {
+            // Cancelled: the group is being cancelled; the calls end with it.
         }
         await endpoint.closeAll()
     }

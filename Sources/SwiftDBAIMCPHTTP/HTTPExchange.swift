@@ -12,14 +12,14 @@ package struct HTTPExchangeRequest: Sendable {
         self.body = body
     }
 
-    /// The value of a header field (several fields of the name joined with commas).
+    /// The value of the first header field of the name.
     package func header(_ name: HTTPField.Name) -> String? {
-        head.headerFields[name]
+        head.headerFields.first(name)
     }
 
-    /// True when the `Accept` header lists the media type (or `*/*`, `type/*`, or has none).
+    /// True when the `Accept` fields list the media type (or `*/*`, `type/*`, or have none).
     func accepts(_ mediaType: String) -> Bool {
-        guard let accept = header(.accept) else { return true }
+        guard let accept = head.headerFields[.accept] else { return true }
         let wanted = Array(mediaType.utf8)
         let range = Array(wanted.prefix { $0 != UInt8(ascii: "/") }) + Array("/*".utf8)
         for item in accept.utf8.split(separator: UInt8(ascii: ",")) {
@@ -70,5 +70,13 @@ package struct HTTPReply: Sendable {
         event.append(data)
         event.append(contentsOf: [0x0A, 0x0A])
         return event
+    }
+}
+
+extension HTTPFields {
+    /// The value of the first field of the name (a repeated `Authorization`, `Origin` or
+    /// `Mcp-Session-Id` is read as its first, not as the values joined).
+    func first(_ name: HTTPField.Name) -> String? {
+        self[fields: name].first?.value
     }
 }

@@ -35,7 +35,7 @@ struct HTTPRequestGate: Sendable {
         if checksHost, let host = request.authority, !Self.isLoopbackHostHeader(host) {
             return .error(.forbidden, "Forbidden: the Host header \(Self.shown(host)) does not name this machine (DNS rebinding protection).")
         }
-        if let origin = request.headerFields[.origin], !isAllowed(origin: origin) {
+        if let origin = request.headerFields.first(.origin), !isAllowed(origin: origin) {
             return .error(.forbidden, "Forbidden: the origin \(Self.shown(origin)) is not allowed; start the server with --allow-origin \(Self.shown(origin)) to allow it.")
         }
         return nil
@@ -43,7 +43,7 @@ struct HTTPRequestGate: Sendable {
 
     private func tokenRefusal(_ request: HTTPRequest) -> HTTPReply? {
         if let expectedToken {
-            guard let presented = Self.bearerToken(request.headerFields[.authorization]) else {
+            guard let presented = Self.bearerToken(request.headerFields.first(.authorization)) else {
                 return .error(
                     .unauthorized, "Unauthorized: send Authorization: Bearer <token>.",
                     headers: [.wwwAuthenticate: "Bearer realm=\"dbai-mcp\""])
@@ -59,7 +59,7 @@ struct HTTPRequestGate: Sendable {
 
     /// The CORS fields of a response to a request from an allowed origin (none otherwise).
     func originFields(_ request: HTTPRequest) -> HTTPFields {
-        guard let origin = request.headerFields[.origin], isAllowed(origin: origin) else { return [:] }
+        guard let origin = request.headerFields.first(.origin), isAllowed(origin: origin) else { return [:] }
         return [
             .accessControlAllowOrigin: origin, .vary: "Origin",
             .accessControlExposeHeaders: "Mcp-Session-Id, WWW-Authenticate",

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import MCP
 import SwiftDBAIMCPKernel
 
 /// One message for an HTTP response, and whether it ends its stream.
@@ -93,7 +92,8 @@ package actor HTTPSessionStreams {
         if let request, let open = pending[request], open.events {
             open.stream.yield(message)
         } else if let standalone {
-            standalone.continuation.yield(message)
+            // Never final there: the GET stream ends only with the session.
+            standalone.continuation.yield(HTTPOutgoing(data: message.data, isFinal: false))
         } else {
             queued.append(message.data)
             if queued.count > Self.maximumQueued {

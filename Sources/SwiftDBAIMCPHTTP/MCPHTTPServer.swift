@@ -32,6 +32,8 @@ public struct MCPHTTPServer: Sendable {
     /// a client can still answer an elicitation — within the statement timeout plus 5 s, the
     /// sessions end, the listener and the connections close (those still open 5 s after that
     /// deadline are cut), and the databases close. A second signal ends the process at once.
+    /// A signal ServiceLifecycle does not know (other than TERM, INT, HUP, QUIT, USR1, USR2)
+    /// is not trapped, with a warning.
     ///
     /// The HTTP application (on ``MCPRouter``), the drain (``EndpointDrainService``) and the
     /// idle-session sweeper (``IdleSessionSweeper``) run as one ServiceLifecycle group.
@@ -54,18 +56,28 @@ public struct MCPHTTPServer: Sendable {
             },
             logger: Self.quiet(logger))
         let grace = server.configuration.limits.timeout + .seconds(5)
-        let signals = shutdownSignals.compactMap(Self.unixSignal)
-        var configuration = ServiceGroupConfiguration(
+        let signals = shutdownSignals.compactMap { number in
+            let known = Self.unixSignal(number)
+            if known == nil { logger.warning("Signal \(number) cannot be trapped here: it does not stop the server gracefully.") }
+            return known
+        }
+        // The listener in a group of its own, so that its 5 s start once the drain is done:
+        // connections still open then (a client that stops reading, a body trickling in) are
+        // cut, and the process always exits.
+        var listener = ServiceGroupConfiguration(
+            services: [.init(service: application, serviceName: "http")], logger: Self.quiet(logger))
+        listener.maximumGracefulShutdownDuration = .seconds(5)
+        // Named, so that the group does not describe each service by reflection at start.
+        let configuration = ServiceGroupConfiguration(
             services: [
                 // Stopped in reverse order: the sweeper, then the drain, then the listener.
-                application,
-                EndpointDrainService(endpoint: endpoint, grace: grace, signals: shutdownSignals, logger: logger),
-                IdleSessionSweeper(endpoint: endpoint),
+                .init(service: ServiceGroup(configuration: listener), serviceName: "listener"),
+                .init(
+                    service: EndpointDrainService(endpoint: endpoint, grace: grace, signals: signals.map(\.rawValue), logger: logger),
+                    serviceName: "drain"),
+                .init(service: IdleSessionSweeper(endpoint: endpoint), serviceName: "idle-sessions"),
             ],
             gracefulShutdownSignals: signals, logger: Self.quiet(logger))
-        // Connections still open once every session ended (a client that stops reading, a body
-        // trickling in) are cut, so that the process always exits.
-        configuration.maximumGracefulShutdownDuration = grace + .seconds(5)
         var failure: (any Error)?
         do {
             try await ServiceGroup(configuration: configuration).run()

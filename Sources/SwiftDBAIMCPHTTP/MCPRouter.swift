@@ -4,12 +4,13 @@ import Hummingbird
 /// The routes of `dbai-mcp --http`, in the order a request meets them:
 ///
 /// 1. ``RequestBodyLimitMiddleware``: every body read once, up to `--max-request-bytes` (413 beyond).
-/// 2. `/mcp`, behind ``HTTPRequestGateMiddleware`` (Host, Origin, bearer token): `POST`, `GET`,
-///    `DELETE` and the CORS preflight `OPTIONS`, each answered by ``StreamableHTTPEndpoint``.
+/// 2. `/mcp` exactly (``ExactPathMiddleware``), behind ``HTTPRequestGateMiddleware`` (Host,
+///    Origin, bearer token): `POST`, `GET`, `DELETE` and the CORS preflight `OPTIONS`, each
+///    answered by ``StreamableHTTPEndpoint``.
 /// 3. ``UnroutedRequestMiddleware``: 405 for another method of `/mcp`, 404 elsewhere.
 ///
-/// Routes that take no token (the OAuth metadata under `/.well-known/`, health probes) go next
-/// to the `/mcp` group, outside its gate.
+/// Routes that would take no token (OAuth metadata under `/.well-known/`, health probes) would
+/// go next to the `/mcp` group, outside its gate.
 enum MCPRouter {
     static func make(endpoint: StreamableHTTPEndpoint) -> Router<MCPRequestContext> {
         let options = endpoint.options
@@ -17,6 +18,7 @@ enum MCPRouter {
         let router = Router(context: MCPRequestContext.self)
         router.add(middleware: RequestBodyLimitMiddleware(maxBytes: options.maxRequestBytes))
         router.group(RouterPath(StreamableHTTPEndpoint.path))
+            .add(middleware: ExactPathMiddleware(gate: gate.gate))
             .add(middleware: gate)
             .post { request, _ in
                 var request = request

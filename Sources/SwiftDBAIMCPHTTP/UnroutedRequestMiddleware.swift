@@ -12,11 +12,14 @@ struct UnroutedRequestMiddleware: RouterMiddleware {
     let endpoint: StreamableHTTPEndpoint
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.uri.path == StreamableHTTPEndpoint.path else {
-            var response = await HTTPReply.error(.notFound, "Not Found: MCP is served at \(StreamableHTTPEndpoint.path).").response()
-            response.headers.append(contentsOf: gate.gate.originFields(request.head))
-            return response
-        }
+        guard request.uri.path == StreamableHTTPEndpoint.path else { return await Self.notFound(request, gate: gate.gate) }
         return try await gate.handle(request, context: context) { _, _ in await endpoint.methodNotAllowed().response() }
+    }
+
+    /// 404, with the CORS fields of an allowed origin.
+    static func notFound(_ request: Request, gate: HTTPRequestGate) async -> Response {
+        var response = await HTTPReply.error(.notFound, "Not Found: MCP is served at \(StreamableHTTPEndpoint.path).").response()
+        response.headers.append(contentsOf: gate.originFields(request.head))
+        return response
     }
 }

@@ -24,7 +24,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     /// ArgumentParser's entry point, with `--help` in sections (``HelpSections``).
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try await asyncParseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -135,8 +135,10 @@ struct StreamableHTTPEndpointTests {
     func gate() async throws {
         let served = try Served(origins: ["https://app.example.com"])
         try await served.test { client in
-            let anonymous = try await client.execute(uri: "/mcp", method: .post, headers: Self.headers(token: nil), body: ByteBuffer(string: Self.initialize))
-            #expect(anonymous.status == .unauthorized)
+            let anonymous = try await client.execute(
+                uri: "/mcp", method: .post, headers: Self.headers([.origin: "https://app.example.com"], token: nil),
+                body: ByteBuffer(string: Self.initialize))
+            #expect(anonymous.status == .unauthorized && anonymous.headers[.accessControlAllowOrigin] == "https://app.example.com")
             #expect(anonymous.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
             let wrong = try await client.execute(uri: "/mcp", method: .post, headers: Self.headers(token: "guess"), body: ByteBuffer(string: Self.initialize))
             #expect(wrong.status == .unauthorized && wrong.headers[.wwwAuthenticate]?.contains("invalid_token") == true)
@@ -159,17 +161,41 @@ struct StreamableHTTPEndpointTests {
         }
     }
 
-    @Test("what no route serves: 405 for another method of /mcp (behind the gate), 404 elsewhere")
+    @Test("what no route serves: 405 for another method of /mcp (behind the gate), 404 elsewhere (before it)")
     func unrouted() async throws {
+        let served = try Served(origins: ["https://app.example.com"])
+        let origin: HTTPFields = [.origin: "https://app.example.com"]
+        try await served.test { client in
+            let put = try await client.execute(uri: "/mcp", method: .put, headers: Self.headers(origin), body: ByteBuffer(string: "{}"))
+            #expect(put.status == .methodNotAllowed && put.headers[.allow] == StreamableHTTPEndpoint.allowedMethods)
+            #expect(put.headers[.accessControlAllowOrigin] == "https://app.example.com")
+            let anonymousPut = try await client.execute(uri: "/mcp", method: .put, headers: Self.headers(origin, token: nil))
+            #expect(anonymousPut.status == .unauthorized && anonymousPut.headers[.accessControlAllowOrigin] == "https://app.example.com")
+            for path in ["/other", "/mcp/", "//mcp", "/MCP", "/mcp/x"] {
+                let elsewhere = try await client.execute(
+                    uri: path, method: .post, headers: Self.headers(origin, token: nil), body: Self.call(1, sql: "SELECT 1"))
+                #expect(elsewhere.status == .notFound, "\(path)")
+                #expect(try Self.errorMessage(elsewhere).contains("/mcp"))
+                #expect(elsewhere.headers[.accessControlAllowOrigin] == "https://app.example.com")
+            }
+            #expect(await served.endpoint.sessionCount == 0)
+        }
+    }
+
+    @Test("a repeated field is read as its first: the token, the session id")
+    func repeatedFields() async throws {
         let served = try Served()
         try await served.test { client in
-            let put = try await client.execute(uri: "/mcp", method: .put, headers: Self.headers(), body: ByteBuffer(string: "{}"))
-            #expect(put.status == .methodNotAllowed && put.headers[.allow] == StreamableHTTPEndpoint.allowedMethods)
-            let anonymousPut = try await client.execute(uri: "/mcp", method: .put, headers: Self.headers(token: nil))
-            #expect(anonymousPut.status == .unauthorized)
-            let elsewhere = try await client.execute(uri: "/other", method: .post, headers: Self.headers(), body: Self.call(1, sql: "SELECT 1"))
-            #expect(elsewhere.status == .notFound)
-            #expect(try Self.errorMessage(elsewhere).contains("/mcp"))
+            var twice = Self.headers(token: nil)
+            twice.append(HTTPField(name: .authorization, value: "Bearer \(Self.token)"))
+            twice.append(HTTPField(name: .authorization, value: "Bearer guess"))
+            let first = try await client.execute(uri: "/mcp", method: .post, headers: twice, body: ByteBuffer(string: Self.initialize))
+            #expect(first.status == .ok)
+            var reversed = Self.headers(token: nil)
+            reversed.append(HTTPField(name: .authorization, value: "Bearer guess"))
+            reversed.append(HTTPField(name: .authorization, value: "Bearer \(Self.token)"))
+            let refused = try await client.execute(uri: "/mcp", method: .post, headers: reversed, body: ByteBuffer(string: Self.initialize))
+            #expect(refused.status == .unauthorized)
         }
     }
 
@@ -203,27 +229,52 @@ struct StreamableHTTPEndpointTests {
         }
     }
 
-    @Test("a request the dispatcher refuses (a duplicate id) answers its POST with 400, not 200")
+    @Test("a request the dispatcher refuses (a duplicate id) answers its POST with 400; a response, 200 as JSON")
     func refusal() async throws {
-        let (stream, continuation) = AsyncStream.makeStream(of: HTTPOutgoing.self)
-        continuation.yield(HTTPOutgoing(data: Data(#"{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"x"}}"#.utf8), isFinal: true, isRefusal: true))
-        continuation.finish()
-        let response = await HTTPReply(status: .ok, headers: [.mcpSessionID: "s"], body: .messages(stream, sse: true)).response()
+        let streams = HTTPSessionStreams(logger: Logger(label: "tests"))
+        let refusal = Data(#"{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"still in progress"}}"#.utf8)
+        let (refused, refusedChannel) = try #require(await streams.open(events: true))
+        try await refusedChannel.refuse(refusal)
+        let response = await HTTPReply(status: .ok, headers: [.mcpSessionID: "s"], body: .messages(refused, sse: true)).response()
         #expect(response.status == .badRequest && response.headers[.contentType] == "application/json")
         #expect(response.headers[.mcpSessionID] == "s")
+
+        let (answered, answeredChannel) = try #require(await streams.open(events: true))
+        try await answeredChannel.respond(Data(#"{"jsonrpc":"2.0","id":8,"result":{}}"#.utf8))
+        let ok = await HTTPReply(status: .ok, body: .messages(answered, sse: true)).response()
+        #expect(ok.status == .ok && ok.headers[.contentType] == "application/json")
+        #expect(await streams.idleDuration != nil)
     }
 
-    @Test("draining: no new session or request is taken (503)")
+    @Test("what answers no request never ends the GET stream")
+    func standaloneStream() async throws {
+        let streams = HTTPSessionStreams(logger: Logger(label: "tests"))
+        let stream = try #require(await streams.openStandaloneStream())
+        try await streams.sessionChannel.respond(Data("{}".utf8))
+        try await streams.sessionChannel.send(Data("[]".utf8))
+        await streams.close()
+        var received: [HTTPOutgoing] = []
+        for await message in stream { received.append(message) }
+        #expect(received.map(\.isFinal) == [false, false])
+    }
+
+    @Test("draining: the sessions end once answered, and no new session or request is taken (503)")
     func draining() async throws {
         let served = try Served()
         try await served.test { client in
             let session = try await Self.open(client)
-            await served.endpoint.closeAll()
+            await served.endpoint.drain()
+            #expect(await served.endpoint.sessionCount == 0)
             let refused = try await client.execute(uri: "/mcp", method: .post, headers: Self.headers(), body: ByteBuffer(string: Self.initialize))
             #expect(refused.status == .serviceUnavailable)
             let ended = try await client.execute(
                 uri: "/mcp", method: .post, headers: Self.headers([.mcpSessionID: session]), body: Self.call(2, sql: "SELECT 1"))
             #expect(ended.status == .notFound)
+            let stateless = try await client.execute(
+                uri: "/mcp", method: .post,
+                headers: Self.headers([.mcpProtocolVersion: "2026-07-28", .mcpMethod: "tools/list"]),
+                body: ByteBuffer(string: #"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#))
+            #expect(stateless.status == .serviceUnavailable)
         }
     }
 
