@@ -41,6 +41,8 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         }
     }
 
+    // MARK: - Databases
+
     @Option(name: .long, help: ArgumentHelp(
         "The SQLite database file; repeat as NAME=PATH to serve several (the tools then take a database argument). A single --db keeps the file's name (without extension) as its name.",
         valueName: "[name=]path"), transform: { DatabaseSource(parsing: $0) })
@@ -56,6 +58,8 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         valueName: "path"))
     var loadExtension: [String] = []
 
+    // MARK: - Policy
+
     @Option(name: .long, help: ArgumentHelp(
         "Allowed operations: readonly, standard (select, insert, update), unrestricted (+ delete), or a list such as select,insert. (default: readonly)",
         valueName: "allowlist"), transform: { try OperationAllowlist(parsing: $0) })
@@ -68,6 +72,11 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     @Option(name: .customLong("write-tables"), help: ArgumentHelp(
         "Only these tables can be written (NAME.table for one database's table).", valueName: "a,b"))
     var writeTables: String?
+
+    @Flag(name: .customLong("no-confirm"), help: "Run destructive writes, and writes a model wrote for `ask`, without asking for confirmation (automation only).")
+    var noConfirm = false
+
+    // MARK: - Limits
 
     @Option(name: .customLong("max-rows"), help: "The most rows a read returns.")
     var maxRows: Int = 500
@@ -88,6 +97,8 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     @Option(name: .customLong("timeout-ms"), help: "How long a statement may run, in milliseconds.")
     var timeoutMilliseconds: Int = 10_000
 
+    // MARK: - Exports
+
     @Option(name: .customLong("export-dir"), help: ArgumentHelp(
         "A directory where each `export` is also written as a new file (never overwriting one, never following a link); without it, exports are read through resources/read only.",
         valueName: "dir"))
@@ -99,6 +110,8 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     @Option(name: .customLong("export-max-mb"), help: ArgumentHelp(
         "The most MiB the exports kept take together (and one export at most); the oldest are removed first.", valueName: "MiB"))
     var exportMaxMB: Int = 512
+
+    // MARK: - Audit and state
 
     @Option(name: .customLong("audit-log"), help: ArgumentHelp(
         "Record every write attempt (insert, update, delete, canned writes, writes `ask` proposed) as a JSON line in this file, written to disk before the write's commit is reported; a write that cannot be recorded is refused.",
@@ -125,11 +138,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         valueName: "duration"))
     var conversationTTL: String?
 
-    @Flag(name: .customLong("no-ui"), help: "Offer no MCP Apps view (ui://dbai/result) even to hosts that show them: results as text and structured content only.")
-    var noUI = false
-
-    @Flag(name: .customLong("no-confirm"), help: "Run destructive writes, and writes a model wrote for `ask`, without asking for confirmation (automation only).")
-    var noConfirm = false
+    // MARK: - Model (ask)
 
     @Option(name: .long, help: ArgumentHelp(
         "The model that answers `ask`: openai:MODEL, anthropic:MODEL, gemini:MODEL, ollama:MODEL or openai-compatible:MODEL. API keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY). Without it, `ask` uses the client's model when the client supports sampling.",
@@ -191,10 +200,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         "Who writes the answer's summary: model or deterministic (no second model call).", valueName: "mode"))
     var llmSummary: ChatConfiguration.SummaryMode = .model
 
-    @Option(name: .customLong("tool-prefix"), help: ArgumentHelp(
-        "Name the tools NAME_query, NAME_describe_schema, … so that several servers fit in one agent (empty: no prefix).",
-        valueName: "name"), transform: { try ToolNaming(prefix: $0) })
-    var toolPrefix: ToolNaming?
+    // MARK: - HTTP
 
     @Option(name: .long, help: ArgumentHelp(
         "Serve MCP Streamable HTTP at http://HOST:PORT/mcp instead of stdio (port 0 picks a free one; the log says which). An address beyond this machine needs --auth-token-env.",
@@ -222,66 +228,20 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         "With --http: the largest request body accepted.", valueName: "bytes"))
     var maxRequestBytes: Int = HTTPServeOptions.defaultMaxRequestBytes
 
+    // MARK: - Tools and view
+
+    @Option(name: .customLong("tool-prefix"), help: ArgumentHelp(
+        "Name the tools NAME_query, NAME_describe_schema, … so that several servers fit in one agent (empty: no prefix).",
+        valueName: "name"), transform: { try ToolNaming(prefix: $0) })
+    var toolPrefix: ToolNaming?
+
+    @Flag(name: .customLong("no-ui"), help: "Offer no MCP Apps view (ui://dbai/result) even to hosts that show them: results as text and structured content only.")
+    var noUI = false
+
+    // MARK: - Hidden
+
     @Flag(name: .customLong("print-manifest"), help: .hidden)
     var printManifest = false
-
-    func validate() throws {
-        guard printManifest || !db.isEmpty else {
-            throw ValidationError("Missing --db: give the SQLite file to serve.")
-        }
-        if let llm {
-            do {
-                _ = try LanguageModelSpecifier(parsing: llm, baseURL: llmBaseURL)
-            } catch {
-                throw ValidationError(error.description)
-            }
-        } else if llmBaseURL != nil {
-            throw ValidationError("--llm-base-url needs --llm (for example --llm openai-compatible:MODEL).")
-        }
-        guard llmTimeoutSeconds >= 1 else { throw ValidationError("--llm-timeout must be at least 1 second.") }
-        guard llmFirstTimeoutSeconds >= 1 else { throw ValidationError("--llm-first-timeout must be at least 1 second.") }
-        if llmWarmUp, llm == nil { throw ValidationError("--llm-warm-up needs --llm.") }
-        guard maxRows >= 1 else { throw ValidationError("--max-rows must be at least 1.") }
-        guard timeoutMilliseconds >= 1 else { throw ValidationError("--timeout-ms must be at least 1.") }
-        guard exportTTLSeconds >= 1 else { throw ValidationError("--export-ttl-seconds must be at least 1.") }
-        guard (1...(1 << 20)).contains(exportMaxMB) else { throw ValidationError("--export-max-mb must be from 1 to 1048576.") }
-        if auditLog == nil, auditReads || auditRedactValues || auditLogMaxMB != nil {
-            throw ValidationError("--audit-reads, --audit-redact-values and --audit-log-max-mb need --audit-log FILE.")
-        }
-        if let auditLogMaxMB, !(1...(1 << 20)).contains(auditLogMaxMB) {
-            throw ValidationError("--audit-log-max-mb must be from 1 to 1048576.")
-        }
-        if auditLog?.isEmpty == true { throw ValidationError("--audit-log needs a file path.") }
-        if stateDirectory?.isEmpty == true { throw ValidationError("--state-dir needs a directory path.") }
-        if let conversationTTL {
-            guard stateDirectory != nil else { throw ValidationError("--conversation-ttl needs --state-dir DIR.") }
-            guard Self.seconds(conversationTTL) != nil else {
-                throw ValidationError("--conversation-ttl \(conversationTTL) is not a duration: give seconds (3600) or a number with s, m, h or d (12h, 7d), more than 0.")
-            }
-        }
-        guard maxResultBytes >= 4_096 else {
-            throw ValidationError("--max-result-bytes must be at least 4096: every answer, schema pages included, must fit it.")
-        }
-        guard maxValueBytes >= 1024 else { throw ValidationError("--max-value-bytes must be at least 1024.") }
-        guard sqliteMemoryMB == 0 || sqliteMemoryMB >= 16 else {
-            throw ValidationError("--sqlite-memory-mb must be 0 (no limit) or at least 16.")
-        }
-        guard (1...5).contains(llmCandidates) else { throw ValidationError("--llm-candidates must be 1 to 5.") }
-        if let llmContext, llmContext < 2_048 { throw ValidationError("--llm-context must be at least 2048 tokens.") }
-        guard llmSampleRows >= 0 else { throw ValidationError("--llm-sample-rows must be 0 or more.") }
-        guard (0...8).contains(llmExamples) else { throw ValidationError("--llm-examples must be 0 to 8.") }
-        if http == nil {
-            let httpOnly = [
-                ("--auth-token-env", authTokenEnv != nil), ("--allow-origin", !allowOrigin.isEmpty),
-                ("--max-sessions", maxSessions != HTTPServeOptions.defaultMaxSessions),
-                ("--session-idle-timeout", sessionIdleTimeoutSeconds != Int(HTTPServeOptions.defaultSessionIdleTimeout.components.seconds)),
-                ("--max-request-bytes", maxRequestBytes != HTTPServeOptions.defaultMaxRequestBytes),
-            ]
-            if let flag = httpOnly.first(where: \.1)?.0 {
-                throw ValidationError("\(flag) applies to --http only: add --http HOST:PORT, or remove it.")
-            }
-        }
-    }
 
     /// The HTTP options, the token read from its variable; nil over stdio.
     private func httpOptions() throws(HTTPServeError) -> HTTPServeOptions? {

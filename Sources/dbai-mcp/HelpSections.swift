@@ -3,7 +3,8 @@
 /// so parsing costs nothing more (option groups, which would give sections too, cost 22 M
 /// instructions at every start: docs/design-notes.md).
 enum HelpSections {
-    /// The headings, in order, and the flags under each. A flag no section names is listed under
+    /// The headings, in order, and the flags under each (the `MARK`s of ``DBAIMCPCommand`` and its
+    /// validation follow them). A flag no section names is listed under
     /// OTHER OPTIONS (the command-line tests refuse that).
     static let sections: [(title: String, flags: [String])] = [
         ("DATABASES", ["--db", "--metadata", "--load-extension"]),
