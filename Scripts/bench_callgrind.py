@@ -57,60 +57,88 @@ def instructions(binary: str, database: str, stdin: bytes, expected_lines: int) 
     return int(found.group(1))
 
 
-def http_instructions(binary: str, database: str, mode: str, calls: int) -> int:
-    """Runs the server under callgrind with --http, sends `calls` query calls, stops it with
-    SIGTERM and returns the instructions of the whole run."""
-    process = subprocess.Popen(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, "--db", database, "--http", "127.0.0.1:0"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    assert process.stderr is not None
-    log = b""
-    port = None
-    deadline = time.monotonic() + 120
-    while port is None and time.monotonic() < deadline:
-        line = process.stderr.readline()
-        if not line:
-            break
-        log += line
-        if found := re.search(rb"listening on http://127\.0\.0\.1:(\d+)/mcp", line):
-            port = int(found.group(1))
-    if port is None:
-        process.kill()
-        sys.exit(f"bench-callgrind: {binary} did not listen: {log[-600:].decode(errors='replace')}")
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
-    failures = 0
+def answer(response: http.client.HTTPResponse) -> dict:
+    """The JSON-RPC message of a response: the body, or the last event of a stream."""
+    body = response.read().decode()
+    if (response.getheader("Content-Type") or "").startswith("text/event-stream"):
+        events = [line[len("data: "):] for line in body.splitlines() if line.startswith("data: ")]
+        body = events[-1] if events else "{}"
+    return json.loads(body or "{}")
 
-    def post(message: dict, extra: dict[str, str]) -> http.client.HTTPResponse:
-        connection.request("POST", "/mcp", body=json.dumps(message), headers={**headers, **extra})
-        response = connection.getresponse()
-        response.read()
-        return response
 
-    session: dict[str, str] = {}
-    if mode == "session" and calls:
-        opened = post({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}, {})
-        session = {"Mcp-Session-Id": opened.getheader("Mcp-Session-Id") or ""}
-        post({"jsonrpc": "2.0", "method": "notifications/initialized"}, session)
-    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
-    for index in range(1, calls + 1):
-        params = {"name": "query", "arguments": {
-            "sql": "SELECT TrackId, Name, Milliseconds FROM Track WHERE AlbumId = ?", "params": [index % 300 + 1]}}
-        if mode == "session":
-            response = post({"jsonrpc": "2.0", "id": index, "method": "tools/call", "params": params}, session)
-        else:
-            response = post({"jsonrpc": "2.0", "id": index, "method": "tools/call", "params": {**params, "_meta": meta}},
-                            {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "query"})
-        failures += response.status != 200
-    connection.close()
-    process.send_signal(signal.SIGTERM)
-    log += process.stderr.read()
-    process.wait(120)
-    found = re.search(rb"Collected : (\d+)", log)
-    if not found or failures:
-        sys.exit(f"bench-callgrind: {binary} failed ({failures} calls not answered 200): {log[-600:].decode(errors='replace')}")
-    return int(found.group(1))
+def http_instructions(binary: str, database: str, mode: str, calls: int, work: str) -> int:
+    """Runs the server under callgrind with --http, sends `calls` query calls over one
+    keep-alive connection, stops it with SIGTERM and returns the instructions of the whole run.
+    Exits with a message when a call is not answered with a result, or the server does not
+    listen, drain and exit 0 in time."""
+    log_path = os.path.join(work, "server.log")
+    with open(log_path, "wb") as log_file:
+        process = subprocess.Popen(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, "--db", database,
+             "--http", "127.0.0.1:0"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log_file)
+
+    def log() -> str:
+        with open(log_path, "rb") as file:
+            return file.read().decode(errors="replace")
+
+    def fail(reason: str) -> None:
+        sys.exit(f"bench-callgrind: {binary}: {reason}: {log()[-600:]}")
+
+    try:
+        port = None
+        deadline = time.monotonic() + 120
+        while port is None and time.monotonic() < deadline and process.poll() is None:
+            if found := re.search(r"listening on http://127\.0\.0\.1:(\d+)/mcp", log()):
+                port = int(found.group(1))
+            else:
+                time.sleep(0.1)
+        if port is None:
+            fail("it did not listen")
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+        def post(message: dict, extra: dict[str, str]) -> tuple[http.client.HTTPResponse, dict]:
+            connection.request("POST", "/mcp", body=json.dumps(message), headers={**headers, **extra})
+            response = connection.getresponse()
+            return response, answer(response)
+
+        session: dict[str, str] = {}
+        if mode == "session" and calls:
+            opened, message = post({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}, {})
+            if opened.status != 200 or "result" not in message or not opened.getheader("Mcp-Session-Id"):
+                fail(f"initialize was answered {opened.status} {message}")
+            session = {"Mcp-Session-Id": opened.getheader("Mcp-Session-Id") or ""}
+            initialized, _ = post({"jsonrpc": "2.0", "method": "notifications/initialized"}, session)
+            if initialized.status != 202:
+                fail(f"notifications/initialized was answered {initialized.status}")
+        meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+        for index in range(1, calls + 1):
+            params = {"name": "query", "arguments": {
+                "sql": "SELECT TrackId, Name, Milliseconds FROM Track WHERE AlbumId = ?", "params": [index % 300 + 1]}}
+            if mode == "session":
+                response, message = post({"jsonrpc": "2.0", "id": index, "method": "tools/call", "params": params}, session)
+            else:
+                response, message = post(
+                    {"jsonrpc": "2.0", "id": index, "method": "tools/call", "params": {**params, "_meta": meta}},
+                    {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "query"})
+            if response.status != 200 or "result" not in message or message["result"].get("isError"):
+                fail(f"call {index} was answered {response.status} {str(message)[:300]}")
+        connection.close()
+        process.send_signal(signal.SIGTERM)
+        try:
+            code = process.wait(180)
+        except subprocess.TimeoutExpired:
+            fail("it did not exit within 180 s of SIGTERM")
+        text = log()
+        found = re.search(r"Collected : (\d+)", text)
+        if code != 0 or not found or "default action of signal" in text:
+            fail(f"it did not drain and exit 0 (exit {code})")
+        return int(found.group(1))
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
 
 
 def main() -> None:
@@ -142,8 +170,8 @@ def main() -> None:
         for _ in range(options.rounds):
             for index, binary in enumerate(stripped):
                 if options.http:
-                    starts[index].append(http_instructions(binary, database, options.http, 0))
-                    totals[index].append(http_instructions(binary, database, options.http, options.calls))
+                    starts[index].append(http_instructions(binary, database, options.http, 0, work))
+                    totals[index].append(http_instructions(binary, database, options.http, options.calls, work))
                 else:
                     starts[index].append(instructions(binary, database, start_input, 1))
                     totals[index].append(instructions(binary, database, calls_input, options.calls + 1))

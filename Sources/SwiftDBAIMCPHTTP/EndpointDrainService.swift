@@ -9,17 +9,18 @@ import Logging
 import ServiceLifecycle
 import SwiftDBAIPrimitives
 
-/// The drain of ``StreamableHTTPEndpoint`` as a ServiceLifecycle service. Listed after the HTTP
-/// application, so that on a shutdown signal it runs first (a service group stops its services
-/// in reverse order) while the listener and its connections are still open — a client can still
-/// answer an elicitation:
+/// The drain of ``StreamableHTTPEndpoint`` as a ServiceLifecycle service. Listed after the
+/// listener (the HTTP application's group), so that on a shutdown signal it runs first (a
+/// service group stops its services in reverse order) while the listener and its connections
+/// are still open — a client can still answer an elicitation:
 ///
 /// 1. no new session or request is taken (503);
 /// 2. every request in flight is answered, within the statement timeout plus 5 s (then the
 ///    rest are cancelled: their writes roll back);
 /// 3. every session ends.
 ///
-/// Then the group stops the application: the listener closes, and so do the connections.
+/// Then the group stops the listener: it closes, and so do the connections (those still open
+/// 5 s later are cut).
 ///
 /// The shutdown signals get their default action back as the drain starts, so that a second
 /// one ends the process at once (the group, which trapped them, would ignore it).

@@ -30,13 +30,13 @@ public struct MCPHTTPServer: Sendable {
     /// Listens until a signal in `shutdownSignals`: then no new session or request is taken
     /// (503), every request in flight is answered — over the connections already open, so that
     /// a client can still answer an elicitation — within the statement timeout plus 5 s, the
-    /// sessions end, the listener and the connections close (those still open 5 s after that
-    /// deadline are cut), and the databases close. A second signal ends the process at once.
-    /// A signal ServiceLifecycle does not know (other than TERM, INT, HUP, QUIT, USR1, USR2)
-    /// is not trapped, with a warning.
+    /// sessions end, the listener and the connections close (those still open 5 s after the
+    /// drain are cut), and the databases close. A second signal ends the process at once. A
+    /// signal other than TERM, INT, HUP, QUIT, USR1 and USR2 is not trapped, with a warning.
     ///
-    /// The HTTP application (on ``MCPRouter``), the drain (``EndpointDrainService``) and the
-    /// idle-session sweeper (``IdleSessionSweeper``) run as one ServiceLifecycle group.
+    /// One ServiceLifecycle group runs the listener (the Hummingbird application on
+    /// ``MCPRouter``, in a group of its own for its 5 s), the drain (``EndpointDrainService``)
+    /// and the idle-session sweeper (``IdleSessionSweeper``).
     ///
     /// - Parameter onListening: called with the address bound (the port chosen for port 0).
     /// - Throws: ``HTTPServeError/cannotListen(_:reason:)`` when the address cannot be bound.

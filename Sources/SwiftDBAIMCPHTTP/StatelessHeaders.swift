@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import MCP
 import SwiftDBAIMCPKernel
 
@@ -11,17 +12,23 @@ enum StatelessHeaders {
     static let namedParams = ["tools/call": "name", "prompts/get": "name", "resources/read": "uri"]
 
     /// The mismatch of a request's headers with its body (-32020), nil when they agree.
+    /// A field repeated is a mismatch too: a gateway routing on the header may read another of
+    /// its values than the first.
     static func mismatch(_ request: HTTPExchangeRequest, method: String, params: [String: Value], version: String) -> ProtocolError? {
-        if let problem = check("MCP-Protocol-Version", request.header(.mcpProtocolVersion), equals: version) { return problem }
-        if let problem = check("Mcp-Method", request.header(.mcpMethod), equals: method) { return problem }
+        if let problem = check("MCP-Protocol-Version", request, .mcpProtocolVersion, equals: version) { return problem }
+        if let problem = check("Mcp-Method", request, .mcpMethod, equals: method) { return problem }
         if let param = namedParams[method], let body = params[param]?.stringValue {
-            if let problem = check("Mcp-Name", request.header(.mcpName), equals: body) { return problem }
+            if let problem = check("Mcp-Name", request, .mcpName, equals: body) { return problem }
         }
         return nil
     }
 
-    private static func check(_ name: String, _ header: String?, equals body: String) -> ProtocolError? {
-        guard let header else {
+    private static func check(_ name: String, _ request: HTTPExchangeRequest, _ field: HTTPField.Name, equals body: String) -> ProtocolError? {
+        let values = request.head.headerFields[fields: field]
+        guard values.count <= 1 else {
+            return .headerMismatch("the \(name) header appears \(values.count) times; send it once.")
+        }
+        guard let header = values.first?.value else {
             return .headerMismatch("the \(name) header is required in a 2026-07-28 request; send \(Echo.clipped(body)).")
         }
         guard let value = decoded(header) else {

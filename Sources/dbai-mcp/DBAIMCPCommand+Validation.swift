@@ -2,8 +2,8 @@ import ArgumentParser
 import SwiftDBAIChat
 import SwiftDBAIMCPHTTP
 
-/// The checks of the flags, one function per section of `--help` (``HelpSections``): ranges and
-/// combinations only (each value was parsed into its type already). The first failing check is
+/// The checks of the flags, one function per section of `--help` that has any (``HelpSections``;
+/// policy and the tools and view take any value): ranges and combinations only (each value was parsed into its type already). The first failing check is
 /// the one error ArgumentParser reports, with the usage.
 extension DBAIMCPCommand {
     func validate() throws {

@@ -178,6 +178,9 @@ struct StreamableHTTPEndpointTests {
                 #expect(try Self.errorMessage(elsewhere).contains("/mcp"))
                 #expect(elsewhere.headers[.accessControlAllowOrigin] == "https://app.example.com")
             }
+            let initialize = try await client.execute(
+                uri: "/mcp/", method: .post, headers: Self.headers(origin), body: ByteBuffer(string: Self.initialize))
+            #expect(initialize.status == .notFound)
             #expect(await served.endpoint.sessionCount == 0)
         }
     }
@@ -196,6 +199,31 @@ struct StreamableHTTPEndpointTests {
             reversed.append(HTTPField(name: .authorization, value: "Bearer \(Self.token)"))
             let refused = try await client.execute(uri: "/mcp", method: .post, headers: reversed, body: ByteBuffer(string: Self.initialize))
             #expect(refused.status == .unauthorized)
+
+            let session = try #require(first.headers[.mcpSessionID])
+            var sessions = Self.headers()
+            sessions.append(HTTPField(name: .mcpSessionID, value: session))
+            sessions.append(HTTPField(name: .mcpSessionID, value: "bogus"))
+            let known = try await client.execute(uri: "/mcp", method: .post, headers: sessions, body: Self.call(2, sql: "SELECT 1"))
+            #expect(known.status == .ok)
+            var bogusFirst = Self.headers()
+            bogusFirst.append(HTTPField(name: .mcpSessionID, value: "bogus"))
+            bogusFirst.append(HTTPField(name: .mcpSessionID, value: session))
+            let unknown = try await client.execute(uri: "/mcp", method: .post, headers: bogusFirst, body: Self.call(3, sql: "SELECT 1"))
+            #expect(unknown.status == .notFound)
+        }
+    }
+
+    @Test("a 2026-07-28 header that must agree with the body is refused when repeated, even if its first value agrees")
+    func repeatedStatelessHeaders() async throws {
+        let served = try Served()
+        let body = ByteBuffer(string: #"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"query","arguments":{"sql":"SELECT 1"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#)
+        try await served.test { client in
+            var headers = Self.headers([.mcpProtocolVersion: "2026-07-28", .mcpMethod: "tools/call", .mcpName: "query"])
+            headers.append(HTTPField(name: .mcpName, value: "delete"))
+            let refused = try await client.execute(uri: "/mcp", method: .post, headers: headers, body: body)
+            #expect(refused.status == .badRequest)
+            #expect(try Self.errorMessage(refused).contains("Mcp-Name header appears 2 times"))
         }
     }
 
@@ -229,7 +257,7 @@ struct StreamableHTTPEndpointTests {
         }
     }
 
-    @Test("a request the dispatcher refuses (a duplicate id) answers its POST with 400; a response, 200 as JSON")
+    @Test("a refusal through a session's channel (what the dispatcher sends for a duplicate id) answers its POST with 400; a response, 200 as JSON")
     func refusal() async throws {
         let streams = HTTPSessionStreams(logger: Logger(label: "tests"))
         let refusal = Data(#"{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"still in progress"}}"#.utf8)
@@ -258,7 +286,7 @@ struct StreamableHTTPEndpointTests {
         #expect(received.map(\.isFinal) == [false, false])
     }
 
-    @Test("draining: the sessions end once answered, and no new session or request is taken (503)")
+    @Test("draining: idle sessions end, and no new session or request is taken (503)", .timeLimit(.minutes(1)))
     func draining() async throws {
         let served = try Served()
         try await served.test { client in
