@@ -34,7 +34,8 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             // A help request is a clean exit whose message is the help text.
             let message = fullMessage(for: error)
             if exitCode(for: error) == .success, message == helpMessage() {
-                print(HelpSections.sectioned(message))
+                // Help asked for at the terminal: no server runs, stdout carries no protocol.
+                FileHandle.standardOutput.write(Data((HelpSections.sectioned(message) + "\n").utf8))
                 exit()
             }
             exit(withError: error)
