@@ -100,6 +100,20 @@ let package = Package(
             // so that the binary carries it without a resource bundle.
             exclude: ["Apps/result-view.html"]
         ),
+        // The OAuth 2.1 resource server of `dbai-mcp --http --oauth-issuer`: discovery of the
+        // authorization server, its key set, JWT access tokens and introspection. It knows
+        // neither HTTP servers nor databases; it reaches the authorization server through a
+        // protocol the command line fills with the language models' HTTP client.
+        .target(
+            name: "SwiftDBAIOAuth",
+            dependencies: [
+                "SwiftDBAIPrimitives",
+                .product(name: "Crypto", package: "swift-crypto"),
+                // RSA public keys from a JWK's modulus and exponent (BoringSSL, already linked).
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // MCP Streamable HTTP (`dbai-mcp --http`) on Hummingbird 2: the HTTP server under
         // SwiftDBAIMCP's endpoint, which decides every answer.
         .target(
@@ -108,6 +122,7 @@ let package = Package(
                 "SwiftDBAIMCP",
                 "SwiftDBAIPrimitives",
                 "SwiftDBAIMCPKernel",
+                "SwiftDBAIOAuth",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -128,6 +143,7 @@ let package = Package(
             dependencies: [
                 "SwiftDBAIMCP",
                 "SwiftDBAIMCPHTTP",
+                "SwiftDBAIOAuth",
                 "SwiftDBAIAsyncHTTPClient",
                 .target(name: "CStaticBinarySupport", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -168,9 +184,29 @@ let package = Package(
         .testTarget(
             name: "SwiftDBAIMCPHTTPTests",
             dependencies: [
-                "SwiftDBAIMCPHTTP", "SwiftDBAIMCP", "SwiftDBAIMCPKernel", "SwiftDBAITestSupport",
+                "SwiftDBAIMCPHTTP", "SwiftDBAIMCP", "SwiftDBAIMCPKernel", "SwiftDBAITestSupport", "SwiftDBAIOAuth",
+                "SwiftDBAIOAuthTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        // An authorization server the tests script: signing keys, tokens forged part by part,
+        // metadata, key set and introspection served from memory.
+        .target(
+            name: "SwiftDBAIOAuthTestSupport",
+            dependencies: [
+                "SwiftDBAIOAuth", "SwiftDBAIPrimitives",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Tests/SwiftDBAIOAuthTestSupport"
+        ),
+        .testTarget(
+            name: "SwiftDBAIOAuthTests",
+            dependencies: [
+                "SwiftDBAIOAuth", "SwiftDBAIOAuthTestSupport", "SwiftDBAIPrimitives",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .testTarget(

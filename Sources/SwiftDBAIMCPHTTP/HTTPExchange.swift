@@ -6,10 +6,14 @@ import SwiftDBAIMCPKernel
 package struct HTTPExchangeRequest: Sendable {
     package var head: HTTPRequest
     package var body: Data
+    /// Who sent it, as a verified OAuth access token says; nil without `--oauth-issuer` (or
+    /// for the static token).
+    package var caller: CallerIdentity?
 
-    package init(head: HTTPRequest, body: Data = Data()) {
+    package init(head: HTTPRequest, body: Data = Data(), caller: CallerIdentity? = nil) {
         self.head = head
         self.body = body
+        self.caller = caller
     }
 
     /// The value of the first header field of the name.

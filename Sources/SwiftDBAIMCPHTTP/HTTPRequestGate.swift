@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SwiftDBAIMCPKernel
 
 /// The checks every HTTP request passes before MCP sees it, in order:
 ///
@@ -9,7 +10,9 @@ import HTTPTypes
 /// 2. **Origin**: a request from a browser carries `Origin`; it must be a loopback origin or
 ///    one `--allow-origin` names. Requests without `Origin` (not from a browser) pass. → 403
 /// 3. **Token**: with `--auth-token-env`, `Authorization: Bearer <token>`, compared in constant
-///    time. → 401
+///    time; with `--oauth-issuer`, an OAuth access token (``OAuthProtection``), whose caller the
+///    request then carries (the static token, when both are set, is tried first). → 401 (503
+///    when the authorization server cannot be asked)
 ///
 /// ``HTTPRequestGateMiddleware`` puts it in front of the MCP routes.
 struct HTTPRequestGate: Sendable {
@@ -23,11 +26,20 @@ struct HTTPRequestGate: Sendable {
         checksHost = options.address.isLoopback
     }
 
-    /// Why the request is refused, or nil. A CORS preflight (`OPTIONS`) carries no credentials:
-    /// it passes the Host and Origin checks only, and is answered with no access to anything.
-    func refusal(_ request: HTTPRequest) -> HTTPReply? {
-        if let refusal = placeRefusal(request) { return refusal }
-        return request.method == .options ? nil : tokenRefusal(request)
+    /// The request's caller (nil when no OAuth token names one), or the answer that refuses it.
+    /// A CORS preflight (`OPTIONS`) carries no credentials: it passes the Host and Origin checks
+    /// only, and is answered with no access to anything.
+    func admit(_ request: HTTPRequest) async -> Result<CallerIdentity?, RefusedRequest> {
+        if let refusal = placeRefusal(request) { return .failure(RefusedRequest(refusal)) }
+        guard request.method != .options else { return .success(nil) }
+        guard let oauth = options.oauth else {
+            return tokenRefusal(request).map { .failure(RefusedRequest($0)) } ?? .success(nil)
+        }
+        let presented = Self.bearerToken(request.headerFields.first(.authorization))
+        if let expectedToken, let presented, Self.constantTimeEqual(Array(presented.utf8), expectedToken) {
+            return .success(nil)
+        }
+        return await oauth.admit(token: presented).map { $0 }
     }
 
     private func placeRefusal(_ request: HTTPRequest) -> HTTPReply? {

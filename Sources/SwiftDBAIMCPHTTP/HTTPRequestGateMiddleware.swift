@@ -1,8 +1,8 @@
 import Hummingbird
 
-/// ``HTTPRequestGate`` in front of the MCP routes: a request it refuses gets its answer (403 or
-/// 401) and goes no further. Every answer to a request from an allowed origin carries the CORS
-/// fields a browser needs to read it.
+/// ``HTTPRequestGate`` in front of the MCP routes: a request it refuses gets its answer (403, 401
+/// or 503) and goes no further; one it admits carries its OAuth caller in the context. Every
+/// answer to a request from an allowed origin carries the CORS fields a browser needs to read it.
 struct HTTPRequestGateMiddleware: RouterMiddleware {
     typealias Context = MCPRequestContext
 
@@ -10,9 +10,12 @@ struct HTTPRequestGateMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
-        if let refusal = gate.refusal(request.head) {
-            response = await refusal.response()
-        } else {
+        switch await gate.admit(request.head) {
+        case .failure(let refused):
+            response = await refused.reply.response()
+        case .success(let caller):
+            var context = context
+            context.caller = caller
             response = try await next(request, context)
         }
         response.headers.append(contentsOf: gate.originFields(request.head))

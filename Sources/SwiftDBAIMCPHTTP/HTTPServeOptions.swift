@@ -15,6 +15,9 @@ public struct HTTPServeOptions: Sendable {
     public var sessionIdleTimeout: Duration
     /// The largest request body accepted (413 beyond).
     public var maxRequestBytes: Int
+    /// `--oauth-issuer`: every request carries an OAuth access token (besides, or instead of,
+    /// the static token); nil for none.
+    public var oauth: OAuthProtection?
 
     /// The defaults of the flags.
     public static let defaultMaxSessions = 32
@@ -23,14 +26,14 @@ public struct HTTPServeOptions: Sendable {
 
     /// Creates options, checking them.
     ///
-    /// - Throws: ``HTTPServeError`` for a non-loopback address without a token, an empty
+    /// - Throws: ``HTTPServeError`` for a non-loopback address without a token (or OAuth), an empty
     ///   token, a malformed origin or a limit out of range.
     public init(
         address: HTTPListenAddress, authToken: String? = nil, allowedOrigins: [String] = [],
         maxSessions: Int = defaultMaxSessions, sessionIdleTimeout: Duration = defaultSessionIdleTimeout,
-        maxRequestBytes: Int = defaultMaxRequestBytes
+        maxRequestBytes: Int = defaultMaxRequestBytes, oauth: OAuthProtection? = nil
     ) throws(HTTPServeError) {
-        guard address.isLoopback || !(authToken ?? "").isEmpty else {
+        guard address.isLoopback || !(authToken ?? "").isEmpty || oauth != nil else {
             throw .openBindWithoutToken(address.description)
         }
         var origins: [String] = []
@@ -47,6 +50,7 @@ public struct HTTPServeOptions: Sendable {
         self.maxSessions = maxSessions
         self.sessionIdleTimeout = sessionIdleTimeout
         self.maxRequestBytes = maxRequestBytes
+        self.oauth = oauth
     }
 }
 

@@ -37,7 +37,8 @@ package actor HTTPSessionStreams {
     /// How many server messages wait for a GET stream at most.
     static let maximumQueued = 256
 
-    /// The session's id and token digest, for audit records.
+    /// The session's id and static token digest, for audit records (each request's channel adds
+    /// its OAuth caller).
     nonisolated let origin: ClientOrigin
 
     init(logger: Logger, origin: ClientOrigin = .http(session: nil, tokenSHA256: nil)) {
@@ -55,18 +56,23 @@ package actor HTTPSessionStreams {
     /// on the stream; the channel is where the dispatcher writes them. Nil once the session is
     /// closed. `events`: the client takes server-sent events, so what the server says while
     /// answering comes on the request's stream (otherwise on the GET stream).
-    func open(events: Bool) -> (AsyncStream<HTTPOutgoing>, any ReplyChannel)? {
+    ///
+    /// `caller`: who sent the request, when an OAuth token said so (each request carries its
+    /// own token; the session is bound to one person, whose scopes may change).
+    func open(events: Bool, caller: CallerIdentity? = nil) -> (AsyncStream<HTTPOutgoing>, any ReplyChannel)? {
         guard !isClosed else { return nil }
         lastActivity = .now
         requestCount += 1
         let (stream, continuation) = AsyncStream.makeStream(of: HTTPOutgoing.self)
         pending[requestCount] = (continuation, events)
-        return (stream, RequestChannel(streams: self, request: requestCount))
+        var origin = origin
+        origin.caller = caller
+        return (stream, RequestChannel(streams: self, request: requestCount, origin: origin))
     }
 
     /// The channel of messages that answer no request (notifications, responses): what the
     /// dispatcher says about them goes on the GET stream.
-    var sessionChannel: any ReplyChannel { RequestChannel(streams: self, request: nil) }
+    var sessionChannel: any ReplyChannel { RequestChannel(streams: self, request: nil, origin: origin) }
 
     /// Records activity (a notification or a response arrived); false when the session is closed.
     func touch() -> Bool {
@@ -143,8 +149,8 @@ private struct RequestChannel: ReplyChannel {
     let streams: HTTPSessionStreams
     /// The request's number in ``HTTPSessionStreams``.
     let request: Int?
+    let origin: ClientOrigin
     var scope: Int { 0 }
-    var origin: ClientOrigin { streams.origin }
 
     func send(_ data: Data) async throws {
         await streams.send(HTTPOutgoing(data: data, isFinal: false), for: request)

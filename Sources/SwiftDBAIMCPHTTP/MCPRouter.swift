@@ -7,10 +7,9 @@ import Hummingbird
 /// 2. `/mcp` exactly (``ExactPathMiddleware``), behind ``HTTPRequestGateMiddleware`` (Host,
 ///    Origin, bearer token): `POST`, `GET`, `DELETE` and the CORS preflight `OPTIONS`, each
 ///    answered by ``StreamableHTTPEndpoint``.
-/// 3. ``UnroutedRequestMiddleware``: 405 for another method of `/mcp`, 404 elsewhere.
-///
-/// Routes that would take no token (OAuth metadata under `/.well-known/`, health probes) would
-/// go next to the `/mcp` group, outside its gate.
+/// 3. With `--oauth-issuer`, the Protected Resource Metadata (RFC 9728) under `/.well-known/`,
+///    outside the gate: public, for any origin, with no token.
+/// 4. ``UnroutedRequestMiddleware``: 405 for another method of `/mcp`, 404 elsewhere.
 enum MCPRouter {
     static func make(endpoint: StreamableHTTPEndpoint) -> Router<MCPRequestContext> {
         let options = endpoint.options
@@ -20,14 +19,29 @@ enum MCPRouter {
         router.group(RouterPath(StreamableHTTPEndpoint.path))
             .add(middleware: ExactPathMiddleware(gate: gate.gate))
             .add(middleware: gate)
-            .post { request, _ in
+            .post { request, context in
                 var request = request
                 let body = try await request.collectBody(upTo: options.maxRequestBytes)
-                return await endpoint.post(HTTPExchangeRequest(head: request.head, body: Data(body.readableBytesView))).response()
+                return await endpoint.post(
+                    HTTPExchangeRequest(head: request.head, body: Data(body.readableBytesView), caller: context.caller)).response()
             }
-            .get { request, _ in await endpoint.get(HTTPExchangeRequest(head: request.head)).response() }
-            .delete { request, _ in await endpoint.delete(HTTPExchangeRequest(head: request.head)).response() }
+            .get { request, context in await endpoint.get(HTTPExchangeRequest(head: request.head, caller: context.caller)).response() }
+            .delete { request, context in
+                await endpoint.delete(HTTPExchangeRequest(head: request.head, caller: context.caller)).response()
+            }
             .on("", method: .options) { _, _ in await endpoint.preflight().response() }
+        if let oauth = options.oauth {
+            let document = oauth.metadataDocument
+            for path in oauth.metadataPaths {
+                router.get(RouterPath(path)) { _, _ in
+                    await HTTPReply(
+                        status: .ok,
+                        headers: [.contentType: "application/json", .accessControlAllowOrigin: "*", .cacheControl: "public, max-age=3600"],
+                        body: .data(document)
+                    ).response()
+                }
+            }
+        }
         // After the routes: it wraps the router's not-found answer only.
         router.add(middleware: UnroutedRequestMiddleware(gate: gate, endpoint: endpoint))
         return router

@@ -21,10 +21,16 @@ import SwiftDBAIMCPKernel
 /// conversations and confirmation tokens (``ClientSession``). One idle for
 /// ``HTTPServeOptions/sessionIdleTimeout`` is closed; at most ``HTTPServeOptions/maxSessions``
 /// are open.
+///
+/// With `--oauth-issuer`, every request carries its caller (``HTTPExchangeRequest/caller``): a
+/// request beyond the caller's scopes is answered 403 before anything of it runs, and a session
+/// belongs to the person who opened it (another gets 404, as for a session that does not exist).
 package actor StreamableHTTPEndpoint {
     private struct Session {
         let streams: HTTPSessionStreams
         let dispatcher: MessageDispatcher
+        /// Who opened it, when an OAuth token said so: only they may use it.
+        let owner: CallerIdentity?
     }
 
     /// The path MCP is served at.
@@ -96,6 +102,7 @@ package actor StreamableHTTPEndpoint {
         }
         if case .request(let id, let method, let object) = message {
             let params = object["params"]?.objectValue ?? [:]
+            if let refusal = scopeRefusal(request, id: id, method: method, params: params) { return refusal }
             do {
                 if let meta = try StatelessMeta.parse(params) {
                     return await stateless(request, id: id, method: method, message: object, params: params, meta: meta, events: events)
@@ -103,9 +110,24 @@ package actor StreamableHTTPEndpoint {
             } catch {
                 return Self.errorReply(id: id, error)
             }
-            if method == "initialize" { return await initialize(message, id: id, events: events) }
+            if method == "initialize" { return await initialize(request, message, id: id, events: events) }
         }
         return await sessionMessage(request, message, events: events)
+    }
+
+    /// The 403 of a request that needs scopes its OAuth caller's token does not grant; nil when
+    /// it may run (or no OAuth token narrows it).
+    private nonisolated func scopeRefusal(_ request: HTTPExchangeRequest, id: ID, method: String, params: [String: Value]) -> HTTPReply? {
+        guard let caller = request.caller, let oauth = options.oauth else { return nil }
+        let needed = server.requiredScopes(method: method, params: params)
+        guard needed.contains(where: { !caller.scopes.contains($0.rawValue) }) else { return nil }
+        return oauth.insufficientScope(needed, caller: caller, id: id.replyText)
+    }
+
+    /// How a request reached the server, for audit records: its session, and the static token's
+    /// digest or its OAuth caller.
+    private nonisolated func origin(of request: HTTPExchangeRequest, session: String?) -> ClientOrigin {
+        .http(session: session, tokenSHA256: request.caller == nil ? tokenSHA256 : nil, caller: request.caller)
     }
 
     /// A message of a 2025-11-25 session (`Mcp-Session-Id`). Duplicate ids and
@@ -124,7 +146,7 @@ package actor StreamableHTTPEndpoint {
         let headers: HTTPFields = [.mcpSessionID: found.id]
         if case .request(let id, _, _) = message {
             guard !isDraining else { return Self.shuttingDown }
-            return await Self.pass(message, id: id, events: events, to: found.session, headers: headers)
+            return await Self.pass(message, id: id, events: events, caller: request.caller, to: found.session, headers: headers)
         }
         // A notification or a response to the server's request.
         guard await found.session.streams.touch() else { return Self.sessionEnded }
@@ -149,7 +171,7 @@ package actor StreamableHTTPEndpoint {
             return number
         }
         let (channel, stream) = StatelessExchangeChannel.open(
-            id: id, scope: scope, events: events, origin: .http(session: nil, tokenSHA256: tokenSHA256), dispatcher: stateless)
+            id: id, scope: scope, events: events, origin: origin(of: request, session: nil), dispatcher: stateless)
         await stateless.receive(IncomingMessage.request(id: id, method: method, message: message), on: channel, meta: meta)
         return HTTPReply(status: .ok, body: .messages(stream, sse: events))
     }
@@ -163,7 +185,7 @@ package actor StreamableHTTPEndpoint {
             body: .data(JSONMessageWriter.data(["jsonrpc": "2.0", "id": id.json, "error": error.json])))
     }
 
-    private func initialize(_ message: IncomingMessage, id: ID, events: Bool) async -> HTTPReply {
+    private func initialize(_ request: HTTPExchangeRequest, _ message: IncomingMessage, id: ID, events: Bool) async -> HTTPReply {
         guard !isDraining else { return Self.shuttingDown }
         if sessions.count + starting >= options.maxSessions { await closeIdleSessions() }
         guard sessions.count + starting < options.maxSessions else {
@@ -175,20 +197,20 @@ package actor StreamableHTTPEndpoint {
         }
         let sessionID = Self.newSessionID()
         let session = Session(
-            streams: HTTPSessionStreams(logger: logger, origin: .http(session: sessionID, tokenSHA256: tokenSHA256)),
-            dispatcher: server.sessionDispatcher())
+            streams: HTTPSessionStreams(logger: logger, origin: origin(of: request, session: sessionID)),
+            dispatcher: server.sessionDispatcher(), owner: request.caller)
         sessions[sessionID] = session
         logger.info("Session \(sessionID.prefix(8))… opened (\(sessions.count) open)")
         Task { await self.watch(sessionID, session: session) }
-        return await Self.pass(message, id: id, events: events, to: session, headers: [.mcpSessionID: sessionID])
+        return await Self.pass(message, id: id, events: events, caller: request.caller, to: session, headers: [.mcpSessionID: sessionID])
     }
 
     /// Passes a request to its session: the reply streams its response (or, for the id of a
     /// request still running, the dispatcher's refusal, with status 400).
     private static func pass(
-        _ message: IncomingMessage, id: ID, events: Bool, to session: Session, headers: HTTPFields
+        _ message: IncomingMessage, id: ID, events: Bool, caller: CallerIdentity?, to session: Session, headers: HTTPFields
     ) async -> HTTPReply {
-        guard let (stream, channel) = await session.streams.open(events: events) else { return sessionEnded }
+        guard let (stream, channel) = await session.streams.open(events: events, caller: caller) else { return sessionEnded }
         await session.dispatcher.receive(message, on: channel)
         return HTTPReply(status: .ok, headers: headers, body: .messages(stream, sse: events))
     }
@@ -231,7 +253,8 @@ package actor StreamableHTTPEndpoint {
                     + "(MCP 2025-11-25), or make every request a 2026-07-28 one (_meta[\"\(ProtocolRevision.MetaKey.protocolVersion)\"]).",
                 code: ProtocolError.invalidParamsCode, id: replyID))
         }
-        guard let session = sessions[id] else {
+        // A session of another person is not theirs to know of.
+        guard let session = sessions[id], Self.isSamePerson(session.owner, request.caller) else {
             return .failure(.error(.notFound, "Not Found: no session \(id.prefix(64)) (it ended or expired); initialize a new one."))
         }
         return .success((id, session))
@@ -288,6 +311,14 @@ package actor StreamableHTTPEndpoint {
         let waiting = ended
         ended.removeAll()
         for continuation in waiting { continuation.resume() }
+    }
+
+    private static func isSamePerson(_ owner: CallerIdentity?, _ caller: CallerIdentity?) -> Bool {
+        switch (owner, caller) {
+        case (nil, nil): true
+        case (let owner?, let caller?): owner.isSamePerson(as: caller)
+        default: false
+        }
     }
 
     private static let shuttingDown = HTTPReply.error(.serviceUnavailable, "Service Unavailable: the server is shutting down.")

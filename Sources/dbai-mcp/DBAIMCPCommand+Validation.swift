@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SwiftDBAIChat
 import SwiftDBAIMCPHTTP
 
@@ -13,6 +14,7 @@ extension DBAIMCPCommand {
         try validateAuditAndState()
         try validateModel()
         try validateHTTP()
+        try validateSignIn()
     }
 
     private func validateDatabases() throws {
@@ -84,6 +86,28 @@ extension DBAIMCPCommand {
         ]
         if let flag = httpOnly.first(where: \.1)?.0 {
             throw ValidationError("\(flag) applies to --http only: add --http HOST:PORT, or remove it.")
+        }
+    }
+
+    private func validateSignIn() throws {
+        if oauthIssuer == nil {
+            let oauthOnly = [
+                ("--public-url", publicURL != nil), ("--oauth-introspection-client-env", oauthIntrospectionClientEnv != nil),
+                ("--oauth-token-type", !oauthTokenType.isEmpty),
+            ]
+            if let flag = oauthOnly.first(where: \.1)?.0 {
+                throw ValidationError("\(flag) applies to --oauth-issuer only: add --oauth-issuer URL, or remove it.")
+            }
+            return
+        }
+        guard http != nil else {
+            throw ValidationError("--oauth-issuer applies to --http only (over stdio, credentials come from the environment): add --http HOST:PORT.")
+        }
+        guard publicURL != nil else {
+            throw ValidationError("--oauth-issuer needs --public-url: the MCP endpoint's URL as clients reach it (https://db.example.com/mcp), which tokens must name as their audience.")
+        }
+        if let type = oauthTokenType.first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw ValidationError("--oauth-token-type \"\(type)\" is empty: give a JOSE typ such as jwt.")
         }
     }
 }

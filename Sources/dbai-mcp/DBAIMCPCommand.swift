@@ -6,6 +6,7 @@ import SwiftDBAIChat
 import SwiftDBAIAsyncHTTPClient
 import SwiftDBAIMCP
 import SwiftDBAIMCPHTTP
+import SwiftDBAIOAuth
 
 /// `dbai-mcp`: flags → configuration → server. No other logic lives here. Each option is parsed
 /// once, into its type, by ArgumentParser (a transform or `ExpressibleByArgument`); `validate()`
@@ -229,6 +230,28 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         "With --http: the largest request body accepted.", valueName: "bytes"))
     var maxRequestBytes: Int = HTTPServeOptions.defaultMaxRequestBytes
 
+    // MARK: - Sign-in (OAuth)
+
+    @Option(name: .customLong("oauth-issuer"), help: ArgumentHelp(
+        "With --http: accept OAuth access tokens of this authorization server (its issuer URL); callers sign in there and their scopes narrow --allow.",
+        valueName: "url"))
+    var oauthIssuer: String?
+
+    @Option(name: .customLong("public-url"), help: ArgumentHelp(
+        "With --oauth-issuer: the MCP endpoint's URL as clients reach it (https://db.example.com/mcp), which tokens must name as their audience.",
+        valueName: "url"))
+    var publicURL: String?
+
+    @Option(name: .customLong("oauth-introspection-client-env"), help: ArgumentHelp(
+        "With --oauth-issuer: the environment variable holding CLIENT_ID:SECRET, to introspect opaque (non-JWT) tokens (RFC 7662).",
+        valueName: "name"))
+    var oauthIntrospectionClientEnv: String?
+
+    @Option(name: .customLong("oauth-token-type"), help: ArgumentHelp(
+        "With --oauth-issuer: accept JWT access tokens of this typ besides at+jwt (jwt, for providers that sign access tokens JWT); repeat for several.",
+        valueName: "typ"))
+    var oauthTokenType: [String] = []
+
     // MARK: - Tools and view
 
     @Option(name: .customLong("tool-prefix"), help: ArgumentHelp(
@@ -245,16 +268,34 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     var printManifest = false
 
     /// The HTTP options, the token read from its variable; nil over stdio.
-    private func httpOptions() throws(HTTPServeError) -> HTTPServeOptions? {
+    private func httpOptions() throws -> HTTPServeOptions? {
         guard let http else { return nil }
         var token: String?
         if let name = authTokenEnv {
             token = ProcessInfo.processInfo.environment[name]
-            guard let token, !token.isEmpty else { throw .tokenVariableUnset(name) }
+            guard let token, !token.isEmpty else { throw HTTPServeError.tokenVariableUnset(name) }
         }
         return try HTTPServeOptions(
             address: http, authToken: token, allowedOrigins: allowOrigin, maxSessions: maxSessions,
-            sessionIdleTimeout: .seconds(sessionIdleTimeoutSeconds), maxRequestBytes: maxRequestBytes)
+            sessionIdleTimeout: .seconds(sessionIdleTimeoutSeconds), maxRequestBytes: maxRequestBytes,
+            oauth: try oauthProtection())
+    }
+
+    /// The resource server of `--oauth-issuer`; nil without it.
+    private func oauthProtection() throws -> OAuthProtection? {
+        guard let oauthIssuer, let publicURL else { return nil }
+        var settings = try OAuthResourceSettings(issuer: oauthIssuer, resource: publicURL)
+        settings.acceptedTokenTypes.formUnion(oauthTokenType.map(AccessTokenVerifier.mediaType))
+        if let name = oauthIntrospectionClientEnv {
+            let value = ProcessInfo.processInfo.environment[name] ?? ""
+            guard let colon = value.firstIndex(of: ":"), colon != value.startIndex, value.index(after: colon) != value.endIndex else {
+                throw ValidationError(
+                    "--oauth-introspection-client-env \(name): the environment variable \(name) must hold CLIENT_ID:SECRET, the credentials of a client the authorization server lets introspect tokens.")
+            }
+            settings.introspectionClient = ClientCredentials(id: String(value[..<colon]), secret: String(value[value.index(after: colon)...]))
+        }
+        let verifier = AccessTokenVerifier(settings: settings, fetcher: AuthorizationServerFetcher())
+        return OAuthProtection(verifier: verifier, scopes: AccessScope.offered(by: allow))
     }
 
     func run() async throws {
@@ -274,6 +315,18 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         let signals = [SIGTERM, SIGINT, SIGHUP]
         let warmUp = llmWarmUp ? Task { await server.warmUpLanguageModel() } : nil
         defer { warmUp?.cancel() }
+        // The authorization server's metadata and keys, fetched ahead of the first token so that
+        // a wrong --oauth-issuer shows in the log at once.
+        let discovery = httpOptions?.oauth.map { oauth in
+            Task {
+                do {
+                    try await oauth.verifier.prepare()
+                } catch {
+                    Logger(label: "dbai-mcp.oauth").warning("OAuth: \(error) Tokens are refused until it can be reached.")
+                }
+            }
+        }
+        defer { discovery?.cancel() }
         guard let httpOptions else {
             try await server.run(transport: FastStdioTransport(), shutdownSignals: signals)
             return

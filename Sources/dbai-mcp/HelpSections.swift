@@ -18,6 +18,7 @@ enum HelpSections {
             "--llm-sql-output", "--llm-summary",
         ]),
         ("HTTP", ["--http", "--auth-token-env", "--allow-origin", "--max-sessions", "--session-idle-timeout", "--max-request-bytes"]),
+        ("SIGN-IN (OAuth)", ["--oauth-issuer", "--public-url", "--oauth-introspection-client-env", "--oauth-token-type"]),
         ("TOOLS AND VIEW", ["--tool-prefix", "--no-ui"]),
         ("OPTIONS", ["--version", "--help"]),
     ]

@@ -1,6 +1,7 @@
 import Foundation
 import MCP
 import SwiftDBAIMCPKernel
+import SwiftDBAIPrimitives
 import Testing
 @testable import SwiftDBAIMCP
 

@@ -86,11 +86,12 @@ def install_wire_name_accessors() -> None:
 
 
 @asynccontextmanager
-async def streamable_http(url: str, headers: dict[str, str] | None = None) -> AsyncIterator[tuple[Any, Any]]:
-    """The official Streamable HTTP client's (read, write) streams, with headers on every request."""
+async def streamable_http(url: str, headers: dict[str, str] | None = None, auth: Any = None) -> AsyncIterator[tuple[Any, Any]]:
+    """The official Streamable HTTP client's (read, write) streams, with headers on every request
+    and, when given, the client's own OAuth (`auth`, an `OAuthClientProvider`)."""
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
 
-    async with create_mcp_http_client(headers=headers) as client:
+    async with create_mcp_http_client(headers=headers, auth=auth) as client:
         async with streamable_http_client(url, http_client=client) as streams:
             yield streams[0], streams[1]

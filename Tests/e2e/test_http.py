@@ -65,10 +65,13 @@ class HTTPServer:
 
 
 @contextmanager
-def http_server(binary: Path, database: Path, *args: str, token: str | None = TOKEN) -> Iterator[HTTPServer]:
-    """Starts `dbai-mcp --db DATABASE --http 127.0.0.1:0 ARGS…` and waits for its address."""
-    env = dict(os.environ)
-    flags = ["--db", str(database), "--http", "127.0.0.1:0", *args]
+def http_server(
+    binary: Path, database: Path, *args: str, token: str | None = TOKEN, address: str = "127.0.0.1:0",
+    env_extra: dict[str, str] | None = None,
+) -> Iterator[HTTPServer]:
+    """Starts `dbai-mcp --db DATABASE --http ADDRESS ARGS…` and waits for its address."""
+    env = dict(os.environ, **(env_extra or {}))
+    flags = ["--db", str(database), "--http", address, *args]
     if token is not None:
         env[TOKEN_VARIABLE] = token
         flags += ["--auth-token-env", TOKEN_VARIABLE]

@@ -145,6 +145,16 @@ public final class SQLExecutor: Sendable {
         SQLExecutor(sharing: self, policy: policy, delegate: delegate, journal: journal)
     }
 
+    /// The same executor, allowing only the operations both its allowlist and `operations`
+    /// allow: what a caller with narrower rights (an OAuth token's scopes) may run. Every
+    /// statement is still classified by SQLite, so a write reached through a trigger or a
+    /// foreign-key action needs its own operation too.
+    public func allowing(_ operations: Set<SQLOperation>) -> SQLExecutor {
+        var policy = policy
+        policy.allowlist = OperationAllowlist(policy.allowlist.operations.intersection(operations))
+        return SQLExecutor(sharing: self, policy: policy, delegate: delegate, journal: journal)
+    }
+
     /// The same executor, where exactly these write operations need confirmation (by the
     /// delegate, or `confirmed: true`) instead of those of the policy's ``MutationPolicy``.
     public func confirming(_ operations: Set<SQLOperation>) -> SQLExecutor {

@@ -111,6 +111,14 @@ struct AuditRecord: Sendable {
         if let version = identity.protocolVersion { client["protocol"] = .string(version) }
         if let session = origin.session { client["session"] = .string(session) }
         if let token = origin.tokenSHA256 { client["token_sha256"] = .string(token) }
+        if let caller = origin.caller {
+            var identity: [String: Value] = [
+                "iss": .string(caller.issuer), "sub": .string(caller.subject),
+                "scopes": .array(caller.scopes.sorted().map(Value.string)),
+            ]
+            if let clientID = caller.clientID { identity["client_id"] = .string(clientID) }
+            client["caller"] = .object(identity)
+        }
         return .object(client)
     }
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import MCP
+import SwiftDBAIPrimitives
 import SwiftDBAIMCPKernel
 
 /// Signs and checks the `requestState` of 2026-07-28 confirmations: the client echoes it, so it

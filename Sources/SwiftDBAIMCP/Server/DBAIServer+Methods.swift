@@ -37,16 +37,18 @@ extension DBAIServer {
             return .object([:])
         }
         table.add(ListTools.self) { [self] parameters, context in
-            let page = try ListPage(registry.listTools(availability(context.client, state(context.client))), cursor: parameters.cursor, size: size, kind: "tools")
+            let page = try ListPage(registry.listTools(availability(context, state(context.client))), cursor: parameters.cursor, size: size, kind: "tools")
             return Self.cacheable(try Self.json(ListTools.Result(tools: page.items, nextCursor: page.nextCursor)), context, ttl: Self.staticListTTL)
         }
         let resources = SchemaResources(databases: databases, budget: AnswerBudget(configuration.limits))
         table.add(ListResources.self) { [self] parameters, context in
+            try requireRead(context)
             let views = showsApps(context.client, state(context.client)) ? [ResultView.resource] : []
             let page = try ListPage(views + (try await resources.list()), cursor: parameters.cursor, size: size, kind: "resources")
             return Self.cacheable(try Self.json(ListResources.Result(resources: page.items, nextCursor: page.nextCursor)), context, ttl: 0)
         }
-        table.add(ListResourceTemplates.self) { parameters, context in
+        table.add(ListResourceTemplates.self) { [self] parameters, context in
+            try requireRead(context)
             let page = try ListPage(
                 resources.templates + [ExportResources.template], cursor: parameters.cursor, size: size, kind: "resources/templates")
             return Self.cacheable(
@@ -54,6 +56,7 @@ extension DBAIServer {
         }
         let exportResources = ExportResources(store: exports.store)
         table.add(ReadResource.self) { [self] parameters, context in
+            try requireRead(context)
             let uri = parameters.uri
             if uri == ResultView.uri, showsApps(context.client, state(context.client)) {
                 return Self.cacheable(try Self.json(ReadResource.Result(contents: ResultView.read())), context, ttl: Self.staticListTTL)
@@ -62,16 +65,19 @@ extension DBAIServer {
             return Self.cacheable(try Self.json(ReadResource.Result(contents: contents)), context, ttl: 0)
         }
         let prompts = PromptCatalog(databases: databases, naming: configuration.toolNaming, budget: AnswerBudget(configuration.limits))
-        table.add(ListPrompts.self) { parameters, context in
+        table.add(ListPrompts.self) { [self] parameters, context in
+            try requireRead(context)
             let page = try ListPage(prompts.prompts, cursor: parameters.cursor, size: size, kind: "prompts")
             return Self.cacheable(try Self.json(ListPrompts.Result(prompts: page.items, nextCursor: page.nextCursor)), context, ttl: Self.staticListTTL)
         }
-        table.add(GetPrompt.self) { parameters, _ in
-            try Self.json(try await prompts.get(parameters.name, arguments: parameters.arguments))
+        table.add(GetPrompt.self) { [self] parameters, context in
+            try requireRead(context)
+            return try Self.json(try await prompts.get(parameters.name, arguments: parameters.arguments))
         }
         let completions = SchemaCompletions(databases: databases)
-        table.add(Complete.self) { parameters, _ in
-            try Self.json(try await completions.complete(parameters))
+        table.add(Complete.self) { [self] parameters, context in
+            try requireRead(context)
+            return try Self.json(try await completions.complete(parameters))
         }
         table.add(
             "tools/call", taking: ToolCallParameters.self,
@@ -145,10 +151,26 @@ extension DBAIServer {
         return .object(object)
     }
 
-    /// What the request's client gets: `ask` needs `--llm` or a client that samples.
-    func availability(_ client: ClientFacts, _ session: ClientSession) -> ToolAvailability {
-        ToolAvailability(
-            hasLanguageModel: configuration.languageModel != nil || client.supportsSampling, showsApps: showsApps(client, session))
+    /// What the request's client gets: `ask` needs `--llm` or a client that samples; an OAuth
+    /// caller gets what their scopes grant.
+    func availability(_ context: ServedRequest, _ session: ClientSession) -> ToolAvailability {
+        let client = context.client
+        return ToolAvailability(
+            hasLanguageModel: configuration.languageModel != nil || client.supportsSampling, showsApps: showsApps(client, session),
+            granted: grantedOperations(context))
+    }
+
+    /// The operations the request's caller may run; nil when nothing narrows the allowlist.
+    func grantedOperations(_ context: ServedRequest) -> Set<SQLOperation>? {
+        context.peer.channel.origin.caller.map { AccessScope.operations(of: configuration.allowlist, for: $0) }
+    }
+
+    /// Refuses a request whose OAuth caller lacks `dbai:read` (over HTTP the caller got 403
+    /// `insufficient_scope` before this).
+    func requireRead(_ context: ServedRequest) throws(ProtocolError) {
+        guard let caller = context.peer.channel.origin.caller, !caller.scopes.contains(AccessScope.read.rawValue) else { return }
+        throw ProtocolError.invalidParams(
+            detail: "\(context.method) needs the scope \(AccessScope.read.rawValue), which your access token does not grant; sign in again asking for it.")
     }
 
     /// Whether the client gets the result view: it declared MCP Apps (in `initialize`, or in

@@ -12,11 +12,13 @@ extension DBAIServer {
         let (name, arguments) = (parameters.name, parameters.arguments)
         let client = context.client
         let hasModel = configuration.languageModel != nil || client.supportsSampling
+        let availability = availability(context, session)
+        let granted = availability.granted
         let chat = hasModel ? ChatContext(
             conversations: session.conversations, peer: context.peer,
             canElicit: client.era == .handshake && client.supportsElicitation) { [self] database, link, history in
             ChatEngine(
-                executor: chatExecutor(database.executor, link: link), model: languageModel(link: link),
+                executor: chatExecutor(database.executor(granting: granted), link: link), model: languageModel(link: link),
                 configuration: chatConfiguration(for: database),
                 readPrompts: configuration.languageModel == nil ? session.readPrompts : readPrompts, history: history)
         } : nil
@@ -39,18 +41,19 @@ extension DBAIServer {
             return ToolCallContext(
                 database: database,
                 writes: WriteConfirmationFlow(
-                    executor: database.executor, tokens: session.tokens(for: database.name), confirmsDestructiveWrites: confirmsWrites,
+                    executor: database.executor(granting: granted), tokens: session.tokens(for: database.name), confirmsDestructiveWrites: confirmsWrites,
                     elicit: elicit, roundTrip: roundTrip, database: database.name, audit: attempt),
                 progress: progress,
                 chat: chat,
                 naming: naming,
                 exports: exports,
-                showsApps: showsApps)
+                showsApps: showsApps,
+                granted: granted)
         }
         let result: CallTool.Result
         do {
             result = try await registry.call(
-                name, arguments: arguments, availability: ToolAvailability(hasLanguageModel: hasModel, showsApps: showsApps),
+                name, arguments: arguments, availability: availability,
                 catalog: catalog)
         } catch let request as InputRequired {
             attempt?.finish(failure: nil)

@@ -213,3 +213,11 @@ extension ServedDatabase {
         }
     }
 }
+
+extension ServedDatabase {
+    /// The database's executor, narrowed to the operations an OAuth caller's scopes grant
+    /// (nil: the server's own, unnarrowed).
+    func executor(granting granted: Set<SQLOperation>?) -> SQLExecutor {
+        granted.map { executor.allowing($0) } ?? executor
+    }
+}

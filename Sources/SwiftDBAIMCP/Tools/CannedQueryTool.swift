@@ -18,6 +18,8 @@ struct CannedQueryTool: DatabaseTool {
     let database: String
     /// What the statement does, as classified when the server started.
     let operation: SQLOperation
+    /// Everything the statement does (an upsert: insert and update).
+    let operations: Set<SQLOperation>
     /// The tool's arguments: the statement's parameter names without their `:`, `@` or `$`.
     let parameters: [String]
 
@@ -69,7 +71,7 @@ struct CannedQueryTool: DatabaseTool {
         }
         return CannedQueryTool(
             name: name, entry: entry, query: query, database: database, operation: statement.operation,
-            parameters: parameters)
+            operations: statement.operations, parameters: parameters)
     }
 
     /// The longest tool name OpenAI and Gemini accept.

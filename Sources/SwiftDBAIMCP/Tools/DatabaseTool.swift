@@ -10,6 +10,9 @@ protocol DatabaseTool: Sendable {
     var name: String { get }
     /// The operation the allowlist must allow for the tool to be listed and callable.
     var operation: SQLOperation { get }
+    /// Every operation a call runs (an upsert both inserts and updates); `[operation]` by
+    /// default. A caller's scopes must grant each (``AccessScope``).
+    var operations: Set<SQLOperation> { get }
     /// The tool's description, input and output schemas and annotations.
     var definition: Tool { get }
     /// Whether the tool can work in this session (beyond the allowlist). True by default.
@@ -30,6 +33,7 @@ protocol DatabaseTool: Sendable {
 
 extension DatabaseTool {
     func isAvailable(_ availability: ToolAvailability) -> Bool { true }
+    var operations: Set<SQLOperation> { [operation] }
     var showsResultView: Bool { false }
     var scope: DatabaseScope { .required }
     func callAcrossDatabases(_ arguments: ToolArguments, catalog: DatabaseCatalog) async throws -> ToolOutput {
@@ -44,6 +48,15 @@ struct ToolAvailability: Sendable, Hashable {
     /// The client shows MCP Apps views (it declared the extension, and `--no-ui` is not set):
     /// the read tools link to the result view, whose app-only tool is listed.
     var showsApps = false
+    /// The operations the caller may run: the allowlist's narrowed to their OAuth scopes; nil
+    /// for no narrowing (stdio, the static token).
+    var granted: Set<SQLOperation>? = nil
+
+    /// True when the caller's scopes grant every operation of the tool.
+    func grants(_ tool: any DatabaseTool) -> Bool {
+        guard let granted else { return true }
+        return tool.operations.isSubset(of: granted)
+    }
 
     /// Every tool available (for the manifest).
     static let everything = ToolAvailability(hasLanguageModel: true)
@@ -63,8 +76,9 @@ struct ToolOutput: Sendable {
 struct ToolCallContext: Sendable {
     /// The database the call works on.
     let database: ServedDatabase
-    /// Runs every statement under the server's policy and limits.
-    var executor: SQLExecutor { database.executor }
+    /// Runs every statement under the server's policy and limits, narrowed to what the caller
+    /// may run (``granted``).
+    var executor: SQLExecutor { database.executor(granting: granted) }
     /// Confirms destructive writes (elicitation, tokens) and runs them.
     let writes: WriteConfirmationFlow
     /// Sends `notifications/progress` for this request, when the client asked for them.
@@ -79,6 +93,8 @@ struct ToolCallContext: Sendable {
     var exports: ExportDestination? = nil
     /// The session shows the result view (MCP Apps): reads add what it needs.
     var showsApps = false
+    /// The operations an OAuth caller's scopes grant (``AccessScope``); nil for no narrowing.
+    var granted: Set<SQLOperation>? = nil
 }
 
 /// What `ask` needs: its conversations and a way to start a new one with the session's model.

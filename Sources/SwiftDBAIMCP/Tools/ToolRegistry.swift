@@ -64,7 +64,7 @@ struct ToolRegistry: Sendable {
     /// The tools the allowlist enables and the session can serve.
     func enabledTools(_ availability: ToolAvailability) -> [any DatabaseTool] {
         (tools + cannedQueries.map { $0 as any DatabaseTool })
-            .filter { allowlist.allows($0.operation) && $0.isAvailable(availability) }
+            .filter { allowlist.allows($0.operation) && availability.grants($0) && $0.isAvailable(availability) }
     }
 
     /// How calls of a tool take their turn among the requests: a tool that writes runs alone, in
@@ -102,6 +102,11 @@ struct ToolRegistry: Sendable {
         guard let tool = tool(named: name) else { throw unknownTool(name, availability) }
         guard allowlist.allows(tool.operation) else {
             throw ProtocolError.invalidParams(detail: Self.disabledMessage(for: tool, named: name, allowlist: allowlist))
+        }
+        guard availability.grants(tool) else {
+            // Over HTTP the caller got 403 insufficient_scope before this (the step-up).
+            let needed = Set(tool.operations.map(AccessScope.init)).sorted().map(\.rawValue).joined(separator: " ")
+            throw ProtocolError.invalidParams(detail: "\(Echo.clipped(name)) needs the scope \(needed), which your access token does not grant; sign in again asking for it.")
         }
         guard tool.isAvailable(availability) else {
             // The view's own tool does not exist for a session that does not show the view.

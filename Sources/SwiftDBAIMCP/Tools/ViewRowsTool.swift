@@ -1,5 +1,6 @@
 import Foundation
 import MCP
+import SwiftDBAIPrimitives
 import SwiftDBAI
 import SwiftDBAIMCPKernel
 

@@ -3,7 +3,8 @@ import Foundation
 import MCP
 
 /// How a request reached the server, as an audit record names its client: the transport, and
-/// for HTTP the session and a digest of the bearer token (never the token).
+/// for HTTP the session, a digest of the static bearer token (never the token), or the caller
+/// an OAuth access token identified.
 package struct ClientOrigin: Sendable, Hashable {
     /// `stdio` or `http`.
     package let transport: String
@@ -13,13 +14,16 @@ package struct ClientOrigin: Sendable, Hashable {
     /// The SHA-256 of the bearer token the request was accepted with (hexadecimal); nil without
     /// `--auth-token-env`.
     package var tokenSHA256: String?
+    /// The caller an OAuth access token identified (`--oauth-issuer`); nil otherwise. Their
+    /// scopes narrow what the request may do; nil means no narrowing (stdio, the static token).
+    package var caller: CallerIdentity?
 
     /// A request read from standard input.
     package static let stdio = ClientOrigin(transport: "stdio")
 
     /// A request that came over HTTP, in a session or not, accepted with `token` (nil: none).
-    package static func http(session: String?, tokenSHA256: String?) -> ClientOrigin {
-        ClientOrigin(transport: "http", session: session, tokenSHA256: tokenSHA256)
+    package static func http(session: String?, tokenSHA256: String?, caller: CallerIdentity? = nil) -> ClientOrigin {
+        ClientOrigin(transport: "http", session: session, tokenSHA256: tokenSHA256, caller: caller)
     }
 
     /// The hexadecimal SHA-256 of a token.

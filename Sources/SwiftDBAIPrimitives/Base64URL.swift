@@ -1,9 +1,9 @@
 import Foundation
 
 /// Base64url without padding (RFC 4648 §5): the form of the opaque strings the server hands out
-/// and takes back (cursors, the result view's source), safe in URLs and JSON.
-enum Base64URL {
-    static func encoded(_ data: Data) -> String {
+/// and takes back (cursors, the result view's source) and the parts of a JSON Web Token.
+package enum Base64URL {
+    package static func encoded(_ data: Data) -> String {
         let url = data.base64EncodedData().compactMap { byte -> UInt8? in
             switch byte {
             case UInt8(ascii: "+"): UInt8(ascii: "-")
@@ -16,7 +16,7 @@ enum Base64URL {
     }
 
     /// The bytes of `text`, or nil when it is not base64url.
-    static func decoded(_ text: String) -> Data? {
+    package static func decoded(_ text: String) -> Data? {
         var base64 = Array(text.utf8).map { byte -> UInt8 in
             switch byte {
             case UInt8(ascii: "-"): UInt8(ascii: "+")

@@ -1,0 +1,24 @@
+/// Who sent a request over HTTP, as the OAuth access token it carried says (verified before the
+/// request reached MCP): the audit log names them, and their scopes narrow what they may do.
+package struct CallerIdentity: Sendable, Hashable {
+    /// `iss`: the authorization server that vouches for them.
+    package let issuer: String
+    /// `sub`: the user (or a client acting for itself).
+    package let subject: String
+    /// `client_id`: the application the user signed in with.
+    package let clientID: String?
+    /// The scopes the token grants.
+    package let scopes: Set<String>
+
+    package init(issuer: String, subject: String, clientID: String?, scopes: Set<String>) {
+        self.issuer = issuer
+        self.subject = subject
+        self.clientID = clientID
+        self.scopes = scopes
+    }
+
+    /// The same person: what an HTTP session is bound to (scopes may change with a new token).
+    package func isSamePerson(as other: CallerIdentity) -> Bool {
+        issuer == other.issuer && subject == other.subject
+    }
+}

@@ -1,0 +1,126 @@
+import Crypto
+import Foundation
+import Logging
+import SwiftDBAIPrimitives
+
+/// Verifies the bearer tokens of an OAuth 2.1 resource server (the MCP authorization
+/// specification): JWT access tokens (RFC 9068) against the authorization server's keys, opaque
+/// ones by introspection (RFC 7662) when a client for it is configured.
+///
+/// A JWT is accepted only when all of these hold:
+/// - its header's `typ` is an accepted type (`at+jwt`), it has no `crit`, and its `alg` is one
+///   the key it names verifies: the key decides the algorithm, never the token (`none`, and
+///   `HS256` keyed with a public key, never verify);
+/// - the signature verifies with a key of the issuer's key set (fetched again, rate-limited,
+///   when the token names a key the cached set does not hold);
+/// - `iss` is the issuer, `aud` contains the resource, `exp` and `nbf` hold (with leeway),
+///   and it names its subject.
+///
+/// A verified token is remembered by its SHA-256 (never the token itself) until its expiry or
+/// ``OAuthResourceSettings/verifiedTokenLifetime``, whichever comes first, so the next call
+/// with it costs a hash and a lookup. The token is never logged nor kept.
+public final class AccessTokenVerifier: Sendable {
+    public let settings: OAuthResourceSettings
+    private let directory: AuthorizationServerDirectory
+    private let claims: AccessTokenClaims
+    private let verified = Mutex<[SHA256.Digest: Remembered]>([:])
+    private let now: @Sendable () -> Double
+
+    private struct Remembered {
+        let token: VerifiedAccessToken
+        let until: Double
+    }
+
+    /// The most tokens remembered at once; beyond, the expired are dropped, then all.
+    static let rememberedLimit = 4096
+
+    /// A verifier for `settings`, asking the authorization server through `fetcher`.
+    ///
+    /// - Parameter now: The clock, in seconds since 1970 (tests set it).
+    public init(
+        settings: OAuthResourceSettings, fetcher: any OAuthHTTPFetching, logger: Logger = Logger(label: "dbai-mcp.oauth"),
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
+        self.settings = settings
+        directory = AuthorizationServerDirectory(settings: settings, fetcher: fetcher, logger: logger)
+        claims = AccessTokenClaims(settings: settings)
+        self.now = now
+    }
+
+    /// Fetches the authorization server's metadata and keys ahead of the first token, so that
+    /// a misconfigured issuer shows in the log at start-up. Failures are logged, not thrown:
+    /// the first token tries again.
+    public func prepare() async throws(AccessTokenRefusal) {
+        _ = try await directory.serverMetadata()
+        _ = try await directory.candidateKeys(kid: "", algorithm: .rs256)
+    }
+
+    /// The bearer of `token`.
+    ///
+    /// - Throws: ``AccessTokenRefusal``: `.invalid` for a token that is not accepted (401),
+    ///   `.unavailable` when the authorization server cannot be asked (503).
+    public func verify(_ token: String) async throws(AccessTokenRefusal) -> VerifiedAccessToken {
+        let digest = SHA256.hash(data: Data(token.utf8))
+        let time = now()
+        if let known = verified.withLock({ $0[digest] }), time < known.until {
+            return known.token
+        }
+        let accepted: VerifiedAccessToken
+        let lifetime: Double
+        if let jwt = CompactJWT(token) {
+            accepted = try await verify(jwt, now: time)
+            lifetime = Double(settings.verifiedTokenLifetime.components.seconds)
+        } else {
+            accepted = try await introspect(token, now: time)
+            lifetime = Double(settings.introspectionLifetime.components.seconds)
+        }
+        remember(digest, accepted, until: min(accepted.expiresAt, time + lifetime))
+        return accepted
+    }
+
+    private func verify(_ jwt: CompactJWT, now: Double) async throws(AccessTokenRefusal) -> VerifiedAccessToken {
+        let type = jwt.header.string("typ").map(Self.mediaType) ?? ""
+        guard settings.acceptedTokenTypes.contains(type) else {
+            throw .invalid("the token's type (typ \"\(jwt.header.string("typ") ?? "")\") is not an access token's (at+jwt, RFC 9068).")
+        }
+        guard !jwt.header.has("crit") else { throw .invalid("the token has critical header parameters this server does not understand.") }
+        guard let name = jwt.header.string("alg"), let algorithm = SignatureAlgorithm(header: name) else {
+            throw .invalid("the token's signature algorithm (\(jwt.header.string("alg") ?? "none")) is not accepted; accepted: RS256, ES256, EdDSA and their family.")
+        }
+        let kid = jwt.header.string("kid")
+        let keys = try await directory.candidateKeys(kid: kid, algorithm: algorithm)
+        guard !keys.isEmpty else {
+            throw .invalid("the token was signed with a key the authorization server does not publish (kid \(kid ?? "none"), \(name)).")
+        }
+        guard keys.contains(where: { $0.verifies(jwt.signature, of: jwt.signingInput, algorithm: algorithm) }) else {
+            throw .invalid("the token's signature does not verify.")
+        }
+        return try claims.check(jwt.claims, now: now, requireIssuer: true)
+    }
+
+    private func introspect(_ token: String, now: Double) async throws(AccessTokenRefusal) -> VerifiedAccessToken {
+        guard let client = settings.introspectionClient else {
+            throw .invalid("the token is not a JWT access token (this server does not introspect opaque tokens).")
+        }
+        let answer = try await directory.introspect(token, client: client)
+        guard answer.bool("active") == true else { throw .invalid("the authorization server says the token is not active.") }
+        return try claims.check(answer, now: now, requireIssuer: false)
+    }
+
+    private func remember(_ digest: SHA256.Digest, _ token: VerifiedAccessToken, until: Double) {
+        verified.withLock { entries in
+            if entries.count >= Self.rememberedLimit {
+                let time = now()
+                entries = entries.filter { $0.value.until > time }
+                if entries.count >= Self.rememberedLimit { entries.removeAll() }
+            }
+            entries[digest] = Remembered(token: token, until: until)
+        }
+    }
+
+    /// `typ` compared as a media type: lowercased, without `application/` (RFC 7515 §4.1.9).
+    public static func mediaType(_ typ: String) -> String {
+        let lowered = typ.lowercased()
+        return lowered.hasPrefix("application/") ? String(lowered.dropFirst("application/".count)) : lowered
+    }
+}
