@@ -66,16 +66,21 @@ def answer(response: http.client.HTTPResponse) -> dict:
     return json.loads(body or "{}")
 
 
-def http_instructions(binary: str, database: str, mode: str, calls: int, work: str) -> int:
+def http_instructions(
+    binary: str, database: str, mode: str, calls: int, work: str, flags: tuple[str, ...] = (),
+    address: str = "127.0.0.1:0", tokens: list[str] | None = None, env: dict[str, str] | None = None,
+) -> int:
     """Runs the server under callgrind with --http, sends `calls` query calls over one
     keep-alive connection, stops it with SIGTERM and returns the instructions of the whole run.
     Exits with a message when a call is not answered with a result, or the server does not
-    listen, drain and exit 0 in time."""
+    listen, drain and exit 0 in time. `flags` are added to the command line; `tokens`, when
+    given, are sent as `Authorization: Bearer` in turn (the first for the session's handshake)."""
     log_path = os.path.join(work, "server.log")
     with open(log_path, "wb") as log_file:
         process = subprocess.Popen(
             ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, "--db", database,
-             "--http", "127.0.0.1:0"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log_file)
+             "--http", address, *flags], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log_file,
+            env={**os.environ, **(env or {})})
 
     def log() -> str:
         with open(log_path, "rb") as file:
@@ -97,8 +102,11 @@ def http_instructions(binary: str, database: str, mode: str, calls: int, work: s
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 
-        def post(message: dict, extra: dict[str, str]) -> tuple[http.client.HTTPResponse, dict]:
-            connection.request("POST", "/mcp", body=json.dumps(message), headers={**headers, **extra})
+        def post(message: dict, extra: dict[str, str], index: int = 0) -> tuple[http.client.HTTPResponse, dict]:
+            sent = {**headers, **extra}
+            if tokens:
+                sent["Authorization"] = f"Bearer {tokens[index % len(tokens)]}"
+            connection.request("POST", "/mcp", body=json.dumps(message), headers=sent)
             response = connection.getresponse()
             return response, answer(response)
 
@@ -117,11 +125,11 @@ def http_instructions(binary: str, database: str, mode: str, calls: int, work: s
             params = {"name": "query", "arguments": {
                 "sql": "SELECT TrackId, Name, Milliseconds FROM Track WHERE AlbumId = ?", "params": [index % 300 + 1]}}
             if mode == "session":
-                response, message = post({"jsonrpc": "2.0", "id": index, "method": "tools/call", "params": params}, session)
+                response, message = post({"jsonrpc": "2.0", "id": index, "method": "tools/call", "params": params}, session, index)
             else:
                 response, message = post(
                     {"jsonrpc": "2.0", "id": index, "method": "tools/call", "params": {**params, "_meta": meta}},
-                    {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "query"})
+                    {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "query"}, index)
             if response.status != 200 or "result" not in message or message["result"].get("isError"):
                 fail(f"call {index} was answered {response.status} {str(message)[:300]}")
         connection.close()

@@ -20,6 +20,7 @@ import pytest
 from conftest import assert_tool_ok, run_binary, session_over
 from mcp_compat import streamable_http
 from oauth_fixture import AuthorizationServerHandle, authorization_server, decode_unverified, headless_oauth
+from test_ask import FakeOpenAI, fake_openai  # noqa: F401 (the fixture is used by name)
 from test_http import HTTPServer, RawHTTP, body_message, http_server
 
 pytestmark = pytest.mark.anyio
@@ -359,3 +360,28 @@ def test_oauth_flags_are_checked_before_anything_starts(dbai_bin: Path, chinook:
         finished = run_binary(dbai_bin, "--db", str(chinook), *flags)
         assert finished.returncode != 0, flags
         assert message in finished.stderr, (flags, finished.stderr)
+
+
+# MARK: - ask
+
+
+def test_an_ask_conversation_belongs_to_its_caller_and_the_token_never_reaches_the_model(
+    dbai_bin: Path, chinook: Path, issuer: AuthorizationServerHandle, fake_openai: str
+) -> None:
+    with resource_server(
+        dbai_bin, chinook, issuer.issuer, "--llm", "openai-compatible:m", "--llm-base-url", fake_openai, "--llm-candidates", "1",
+    ) as server:
+        alice_client = issuer.register_client(scope="dbai:read")
+        bob_client = issuer.register_client(scope="dbai:read")
+        alice = issuer.client_credentials_token(*alice_client, scope="dbai:read", resource=server.url)
+        bob = issuer.client_credentials_token(*bob_client, scope="dbai:read", resource=server.url)
+        first = result(call(server, alice, "ask", {"question": "How many tracks are there?"}))
+        assert not first.get("isError"), first
+        conversation = first["structuredContent"]["conversation_id"]
+        foreign = result(call(server, bob, "ask", {"question": "and albums?", "conversation_id": conversation}))
+        assert foreign["isError"] and "Unknown conversation_id" in foreign["content"][0]["text"]
+        own = result(call(server, alice, "ask", {"question": "and albums?", "conversation_id": conversation}))
+        assert not own.get("isError"), own
+        assert own["structuredContent"]["conversation_id"] == conversation
+    sent = json.dumps(FakeOpenAI.requests)
+    assert alice not in sent and bob not in sent

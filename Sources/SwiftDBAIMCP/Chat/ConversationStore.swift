@@ -10,7 +10,22 @@ import SwiftDBAIMCPKernel
 /// With an ``archive`` (`--state-dir`), the conversations the server started are kept there
 /// after each answer: an id from before a restart (or from another session) continues, with the
 /// same engine for every session that holds it.
+///
+/// A conversation an OAuth caller started is theirs (``Owner``): it is kept under their key, so
+/// another caller's follow-up with its id finds nothing, and it runs with the rights of the
+/// token of each question (an engine made under other scopes is made again from the turns).
 actor ConversationStore {
+    /// Whose conversations these are: an OAuth caller (issuer and subject) and the operations
+    /// their token of this question grants; nil fields for no caller (stdio, the static token).
+    struct Owner: Sendable, Hashable {
+        /// A digest of the caller's issuer and subject; nil for none.
+        var key: String?
+        /// The operations the caller may run now; nil for no narrowing.
+        var granted: Set<SQLOperation>?
+
+        static let none = Owner()
+    }
+
     let capacity: Int
     /// Only ids this store (or the archive) made continue a conversation (the store shared by
     /// stateless clients: an id a client chose could meet another client's).
@@ -18,6 +33,8 @@ actor ConversationStore {
     let archive: ConversationArchive?
     private var conversations: [String: LiveConversation] = [:]
     private var order: [String] = []
+    /// The rights each conversation's engine was made with, by stored key.
+    private var grants: [String: Set<SQLOperation>?] = [:]
 
     init(capacity: Int = 64, requiresKnownIDs: Bool = false, archive: ConversationArchive? = nil) {
         self.capacity = capacity
@@ -25,10 +42,16 @@ actor ConversationStore {
         self.archive = archive
     }
 
+    /// The key a conversation is kept under: its id, after its owner's digest for an OAuth caller.
+    static func key(_ id: String, _ owner: Owner) -> String {
+        owner.key.map { "\($0).\(id)" } ?? id
+    }
+
     /// The database of a conversation still remembered (or kept in the archive).
-    func database(of id: String) -> String? {
-        if let known = conversations[id] ?? archive?.live(id) { return known.database }
-        return archive?.record(of: id)?.database
+    func database(of id: String, owner: Owner = .none) -> String? {
+        let key = Self.key(id, owner)
+        if let known = conversations[key] ?? archive?.live(key) { return known.database }
+        return archive?.record(of: key)?.database
     }
 
     /// The engine of a conversation and its link to the request it answers, made with `make`
@@ -37,15 +60,22 @@ actor ConversationStore {
     /// - Throws: ``ToolCallError`` when the conversation started on another database, or (when
     ///   ``requiresKnownIDs``) the id is not one this store or the archive made.
     func engine(
-        for id: String?, database: String, make: (ConversationLink, [ChatEngine.Turn]) -> ChatEngine
-    ) throws(ToolCallError) -> (id: String, engine: ChatEngine, link: ConversationLink) {
-        if let id, let known = conversations[id] ?? restored(id, make: make) {
+        for id: String?, database: String, owner: Owner = .none, make: (ConversationLink, [ChatEngine.Turn]) -> ChatEngine
+    ) async throws(ToolCallError) -> (id: String, engine: ChatEngine, link: ConversationLink) {
+        if let id, var known = conversations[Self.key(id, owner)] ?? restored(Self.key(id, owner), make: make) {
             guard known.database == database else {
                 throw ToolCallError(
                     "The conversation \(id) is about the database \(known.database), not \(database): ask the follow-up "
                         + "with database \(known.database), or start a new conversation (conversation_id null).",
                     code: .invalidArguments)
             }
+            if (grants[known.id] ?? nil) != owner.granted {
+                // Made under other rights (another token's scopes): made again, from its turns.
+                let link = ConversationLink()
+                known = LiveConversation(id: known.id, database: known.database, engine: make(link, await known.engine.turns), link: link)
+                archive?.register(known)
+            }
+            grants[known.id] = owner.granted
             keep(known)
             return (id, known.engine, known.link)
         }
@@ -56,18 +86,19 @@ actor ConversationStore {
                 code: .invalidArguments)
         }
         let link = ConversationLink()
-        let conversation = LiveConversation(
-            id: id ?? UUID().uuidString.lowercased(), database: database, engine: make(link, []), link: link)
+        let newID = id ?? UUID().uuidString.lowercased()
+        let conversation = LiveConversation(id: Self.key(newID, owner), database: database, engine: make(link, []), link: link)
         // Only ids the server made are kept beyond the session: one a client chose could meet another's.
         if id == nil { archive?.register(conversation) }
+        grants[conversation.id] = owner.granted
         keep(conversation)
-        return (conversation.id, conversation.engine, conversation.link)
+        return (newID, conversation.engine, conversation.link)
     }
 
     /// Keeps the conversation's turns in the archive, after an answer.
-    func answered(_ id: String) async {
-        guard let archive, let conversation = archive.live(id) else { return }
-        archive.save(id, database: conversation.database, turns: await conversation.engine.turns)
+    func answered(_ id: String, owner: Owner = .none) async {
+        guard let archive, let conversation = archive.live(Self.key(id, owner)) else { return }
+        archive.save(conversation.id, database: conversation.database, turns: await conversation.engine.turns)
     }
 
     /// A conversation another session holds, or one read back from the archive.
@@ -88,7 +119,9 @@ actor ConversationStore {
         conversations[conversation.id] = conversation
         order.append(conversation.id)
         if order.count > capacity {
-            conversations[order.removeFirst()] = nil
+            let forgotten = order.removeFirst()
+            conversations[forgotten] = nil
+            grants[forgotten] = nil
         }
     }
 }

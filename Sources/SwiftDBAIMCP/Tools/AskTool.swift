@@ -48,7 +48,7 @@ struct AskTool: DatabaseTool {
             return Self.modelWriteOutput(resumed.output, sql: resumed.sql, conversation: resumed.conversation).fitted(to: context.budget)
         }
         let (id, engine, link) = try await chat.conversations.engine(
-            for: try arguments.string("conversation_id"), database: database.name
+            for: try arguments.string("conversation_id"), database: database.name, owner: chat.owner
         ) { link, history in
             chat.makeEngine(database, link, history)
         }
@@ -60,7 +60,7 @@ struct AskTool: DatabaseTool {
                     try await engine.send(question) { current in step.withLock { $0 = current } }
                 }
                 // Kept in the conversation's turn: a later question's turns are never overwritten.
-                await chat.conversations.answered(id)
+                await chat.conversations.answered(id, owner: chat.owner)
                 return answer
             }
         } catch ChatError.refused(let sql, let refusal) {
@@ -99,7 +99,7 @@ struct AskTool: DatabaseTool {
     func callAcrossDatabases(_ arguments: ToolArguments, catalog: DatabaseCatalog) async throws -> ToolOutput {
         let question = try arguments.requiredString("question")
         var chosen: ServedDatabase?
-        if let id = try arguments.string("conversation_id"), let name = await catalog.chat?.conversations.database(of: id) {
+        if let id = try arguments.string("conversation_id"), let chat = catalog.chat, let name = await chat.conversations.database(of: id, owner: chat.owner) {
             chosen = catalog.database(named: name)
         }
         if chosen == nil {

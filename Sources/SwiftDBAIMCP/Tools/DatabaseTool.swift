@@ -104,6 +104,8 @@ struct ChatContext: Sendable {
     var peer: Peer? = nil
     /// The client of the call takes `elicitation/create`: the model's writes are confirmed so.
     var canElicit = false
+    /// Whose conversations the call reads and starts (an OAuth caller's are theirs alone).
+    var owner: ConversationStore.Owner = .none
     /// A new conversation's engine on a database, talking to clients through the link.
     let makeEngine: @Sendable (ServedDatabase, ConversationLink, [ChatEngine.Turn]) -> ChatEngine
 }
