@@ -21,6 +21,7 @@ public struct OAuthProtection: Sendable {
     /// The scopes the server grants (`scopes_supported`): those `--allow` can give.
     public let scopes: [AccessScope]
 
+    /// The resource server of `verifier`'s settings, granting `scopes` (``AccessScope/offered(by:)``).
     public init(verifier: AccessTokenVerifier, scopes: [AccessScope]) {
         self.verifier = verifier
         self.scopes = scopes
@@ -52,10 +53,9 @@ public struct OAuthProtection: Sendable {
         ])
     }
 
-    /// The scopes a 401 asks for: what the server grants, less `dbai:unmask`, which a client
-    /// asks for only when a call needs it (least privilege).
+    /// The scopes a 401 asks for: what the server grants.
     var challengeScope: String {
-        scopes.filter { $0 != .unmask }.map(\.rawValue).joined(separator: " ")
+        scopes.map(\.rawValue).joined(separator: " ")
     }
 
     /// The caller of a bearer token, or the answer that refuses it: 401 for a missing or

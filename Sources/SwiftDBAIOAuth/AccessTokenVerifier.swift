@@ -18,7 +18,9 @@ import SwiftDBAIPrimitives
 ///
 /// A verified token is remembered by its SHA-256 (never the token itself) until its expiry or
 /// ``OAuthResourceSettings/verifiedTokenLifetime``, whichever comes first, so the next call
-/// with it costs a hash and a lookup. The token is never logged nor kept.
+/// with it costs a hash and a lookup; an opaque token the authorization server refused is
+/// remembered as refused for ``OAuthResourceSettings/introspectionLifetime``, so that random
+/// bearers do not each cost a request to it. The token is never logged nor kept.
 public final class AccessTokenVerifier: Sendable {
     public let settings: OAuthResourceSettings
     private let directory: AuthorizationServerDirectory
@@ -27,9 +29,12 @@ public final class AccessTokenVerifier: Sendable {
     private let now: @Sendable () -> Double
 
     private struct Remembered {
-        let token: VerifiedAccessToken
+        let outcome: Result<VerifiedAccessToken, AccessTokenRefusal>
         let until: Double
     }
+
+    /// The longest token accepted (a JWT with a few hundred claims fits many times over).
+    static let maximumTokenBytes = 16 << 10
 
     /// The most tokens remembered at once; beyond, the expired are dropped, then all.
     static let rememberedLimit = 4096
@@ -42,17 +47,18 @@ public final class AccessTokenVerifier: Sendable {
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.settings = settings
-        directory = AuthorizationServerDirectory(settings: settings, fetcher: fetcher, logger: logger)
+        directory = AuthorizationServerDirectory(settings: settings, fetcher: fetcher, logger: logger, now: now)
         claims = AccessTokenClaims(settings: settings)
         self.now = now
     }
 
     /// Fetches the authorization server's metadata and keys ahead of the first token, so that
-    /// a misconfigured issuer shows in the log at start-up. Failures are logged, not thrown:
-    /// the first token tries again.
+    /// a misconfigured issuer shows at start-up (the caller logs the error; a later token
+    /// tries again).
+    ///
+    /// - Throws: `.unavailable` naming what could not be fetched.
     public func prepare() async throws(AccessTokenRefusal) {
-        _ = try await directory.serverMetadata()
-        _ = try await directory.candidateKeys(kid: "", algorithm: .rs256)
+        try await directory.prefetch()
     }
 
     /// The bearer of `token`.
@@ -60,37 +66,48 @@ public final class AccessTokenVerifier: Sendable {
     /// - Throws: ``AccessTokenRefusal``: `.invalid` for a token that is not accepted (401),
     ///   `.unavailable` when the authorization server cannot be asked (503).
     public func verify(_ token: String) async throws(AccessTokenRefusal) -> VerifiedAccessToken {
+        guard token.utf8.count <= Self.maximumTokenBytes else {
+            throw .invalid("the token is longer than \(Self.maximumTokenBytes) bytes.")
+        }
         let digest = SHA256.hash(data: Data(token.utf8))
         let time = now()
         if let known = verified.withLock({ $0[digest] }), time < known.until {
-            return known.token
+            return try known.outcome.get()
         }
-        let accepted: VerifiedAccessToken
-        let lifetime: Double
         if let jwt = CompactJWT(token) {
-            accepted = try await verify(jwt, now: time)
-            lifetime = Double(settings.verifiedTokenLifetime.components.seconds)
-        } else {
-            accepted = try await introspect(token, now: time)
-            lifetime = Double(settings.introspectionLifetime.components.seconds)
+            let accepted = try await verify(jwt, now: time)
+            remember(digest, .success(accepted), until: min(accepted.expiresAt, time + Self.seconds(settings.verifiedTokenLifetime)))
+            return accepted
         }
-        remember(digest, accepted, until: min(accepted.expiresAt, time + lifetime))
-        return accepted
+        let lifetime = Self.seconds(settings.introspectionLifetime)
+        do {
+            let accepted = try await introspect(token, now: time)
+            remember(digest, .success(accepted), until: min(accepted.expiresAt, time + lifetime))
+            return accepted
+        } catch .invalid(let reason) {
+            // The authorization server said no: the same bearer again is refused without asking.
+            remember(digest, .failure(.invalid(reason)), until: time + lifetime)
+            throw .invalid(reason)
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        AuthorizationServerDirectory.seconds(duration)
     }
 
     private func verify(_ jwt: CompactJWT, now: Double) async throws(AccessTokenRefusal) -> VerifiedAccessToken {
         let type = jwt.header.string("typ").map(Self.mediaType) ?? ""
         guard settings.acceptedTokenTypes.contains(type) else {
-            throw .invalid("the token's type (typ \"\(jwt.header.string("typ") ?? "")\") is not an access token's (at+jwt, RFC 9068).")
+            throw .invalid("the token's type (typ \"\(Self.shown(jwt.header.string("typ") ?? ""))\") is not an access token's (at+jwt, RFC 9068).")
         }
         guard !jwt.header.has("crit") else { throw .invalid("the token has critical header parameters this server does not understand.") }
         guard let name = jwt.header.string("alg"), let algorithm = SignatureAlgorithm(header: name) else {
-            throw .invalid("the token's signature algorithm (\(jwt.header.string("alg") ?? "none")) is not accepted; accepted: RS256, ES256, EdDSA and their family.")
+            throw .invalid("the token's signature algorithm (\(Self.shown(jwt.header.string("alg") ?? "none"))) is not accepted; accepted: RS256, ES256, EdDSA and their family.")
         }
         let kid = jwt.header.string("kid")
         let keys = try await directory.candidateKeys(kid: kid, algorithm: algorithm)
         guard !keys.isEmpty else {
-            throw .invalid("the token was signed with a key the authorization server does not publish (kid \(kid ?? "none"), \(name)).")
+            throw .invalid("the token was signed with a key the authorization server does not publish (kid \(Self.shown(kid ?? "none")), \(name)).")
         }
         guard keys.contains(where: { $0.verifies(jwt.signature, of: jwt.signingInput, algorithm: algorithm) }) else {
             throw .invalid("the token's signature does not verify.")
@@ -107,15 +124,20 @@ public final class AccessTokenVerifier: Sendable {
         return try claims.check(answer, now: now, requireIssuer: false)
     }
 
-    private func remember(_ digest: SHA256.Digest, _ token: VerifiedAccessToken, until: Double) {
+    private func remember(_ digest: SHA256.Digest, _ outcome: Result<VerifiedAccessToken, AccessTokenRefusal>, until: Double) {
         verified.withLock { entries in
             if entries.count >= Self.rememberedLimit {
                 let time = now()
                 entries = entries.filter { $0.value.until > time }
                 if entries.count >= Self.rememberedLimit { entries.removeAll() }
             }
-            entries[digest] = Remembered(token: token, until: until)
+            entries[digest] = Remembered(outcome: outcome, until: until)
         }
+    }
+
+    /// A header value as a message shows it: printable ASCII, at most 64 characters.
+    static func shown(_ text: String) -> String {
+        String(text.unicodeScalars.filter { (0x20...0x7E).contains($0.value) }.map(Character.init).prefix(64))
     }
 
     /// `typ` compared as a media type: lowercased, without `application/` (RFC 7515 §4.1.9).

@@ -2,11 +2,18 @@ import Foundation
 import Logging
 
 /// What the resource server knows of its authorization server, fetched on demand and kept:
-/// the metadata (RFC 8414, or OpenID Connect discovery), and the key set (`jwks_uri`), fetched
-/// again when it is old, or when a token names a key it does not hold (key rotation) and the
-/// last fetch is at least ``OAuthResourceSettings/keyRefetchInterval`` old.
+/// the metadata (RFC 8414, or OpenID Connect discovery), and the key set (`jwks_uri`).
 ///
-/// Concurrent callers that need the same fetch wait for one.
+/// - The key set is used for ``OAuthResourceSettings/keySetLifetime``; an older set still
+///   answers at once while a fresh one is fetched behind it.
+/// - A token naming a key the set does not hold (a rotation, or a forgery) makes it fetch the set
+///   again, at most once per ``OAuthResourceSettings/keyRefetchInterval``; others within the
+///   interval are answered from the set as it is.
+/// - After a failed fetch (metadata or keys), nothing is fetched again within the interval: the
+///   tokens that need it are answered `.unavailable` at once.
+///
+/// Concurrent callers that need the same fetch wait for one. Times come from the verifier's
+/// clock (seconds), so that tests can move it.
 actor AuthorizationServerDirectory {
     struct Metadata: Sendable {
         let jwksURI: String
@@ -16,68 +23,120 @@ actor AuthorizationServerDirectory {
     private let settings: OAuthResourceSettings
     private let fetcher: any OAuthHTTPFetching
     private let logger: Logger
-    private let clock = ContinuousClock()
+    private let now: @Sendable () -> Double
 
     private var metadata: Metadata?
     private var metadataFetch: Task<Metadata, any Error>?
-    private var keys: [VerificationKey] = []
-    private var keysFetchedAt: ContinuousClock.Instant?
-    private var keysFetch: Task<[VerificationKey], any Error>?
-    /// When a token with a key the set did not hold last made the server fetch it.
-    private var lastUnknownKeyFetch: ContinuousClock.Instant?
+    private var metadataFailure: (at: Double, refusal: AccessTokenRefusal)?
 
-    init(settings: OAuthResourceSettings, fetcher: any OAuthHTTPFetching, logger: Logger) {
+    private var keys: [VerificationKey] = []
+    private var keysFetchedAt: Double?
+    private var keysFetch: Task<[VerificationKey], any Error>?
+    private var keysFailure: (at: Double, refusal: AccessTokenRefusal)?
+    /// When a token with a key the set did not hold last made the server fetch it.
+    private var lastUnknownKeyFetch: Double?
+
+    init(settings: OAuthResourceSettings, fetcher: any OAuthHTTPFetching, logger: Logger, now: @escaping @Sendable () -> Double) {
         self.settings = settings
         self.fetcher = fetcher
         self.logger = logger
+        self.now = now
     }
 
-    /// The metadata, fetched once (a failed discovery is tried again by the next caller).
+    private var interval: Double { Self.seconds(settings.keyRefetchInterval) }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    // MARK: - Metadata
+
+    /// The metadata, discovered once (a failed discovery is tried again after the interval).
     func serverMetadata() async throws(AccessTokenRefusal) -> Metadata {
         if let metadata { return metadata }
+        if metadataFetch == nil, let failure = metadataFailure, now() - failure.at < interval { throw failure.refusal }
         let task = metadataFetch ?? Task { try await self.discover() }
         metadataFetch = task
         do {
             let found = try await task.value
             metadata = found
+            if metadataFetch == task { metadataFetch = nil }
             return found
         } catch {
-            metadataFetch = nil
-            throw Self.refusal(error)
+            let refusal = Self.refusal(error)
+            if metadataFetch == task {
+                metadataFetch = nil
+                metadataFailure = (now(), refusal)
+            }
+            throw refusal
         }
     }
 
-    /// The keys that may have signed a token with this `kid` and `alg`: the cached set's, and,
-    /// when none fits, the set fetched again, at most once per refetch interval (a fetch already
-    /// under way is joined, so tokens of a new key arriving together all wait for it).
+    // MARK: - Keys
+
+    /// Fetches the metadata and the key set ahead of the first token.
+    func prefetch() async throws(AccessTokenRefusal) {
+        _ = try await serverMetadata()
+        guard keysFetchedAt == nil else { return }
+        try await settle(keysFetch ?? startKeysFetch())
+    }
+
+    /// The keys that may have signed a token with this `kid` and `alg`.
+    ///
+    /// - Throws: `.unavailable` when the set is needed and cannot be fetched.
     func candidateKeys(kid: String?, algorithm: SignatureAlgorithm) async throws(AccessTokenRefusal) -> [VerificationKey] {
-        let now = clock.now
-        let stale = keysFetchedAt.map { $0.duration(to: now) > settings.keySetLifetime } ?? true
-        if !stale, keysFetch == nil {
-            let found = Self.matching(keys, kid: kid, algorithm: algorithm)
-            if !found.isEmpty { return found }
-            // A key the set does not hold: rotation, or a forged kid.
-            if let last = lastUnknownKeyFetch, last.duration(to: now) < settings.keyRefetchInterval { return [] }
-            lastUnknownKeyFetch = now
+        let time = now()
+        let found = Self.matching(keys, kid: kid, algorithm: algorithm)
+        let isFresh = keysFetchedAt.map { time - $0 < Self.seconds(settings.keySetLifetime) } ?? false
+        if !found.isEmpty {
+            if !isFresh, keysFetch == nil, !recentlyFailed(at: time) {
+                // An old set answers now; a fresh one is fetched behind it.
+                let task = startKeysFetch()
+                Task { try? await self.settle(task) }
+            }
+            return found
         }
-        let task = keysFetch ?? Task { try await self.fetchKeys() }
+        if keysFetch == nil {
+            if let failure = keysFailure, time - failure.at < interval { throw failure.refusal }
+            if keysFetchedAt != nil {
+                // A key the set does not hold: a rotation, or a forged kid.
+                if let last = lastUnknownKeyFetch, time - last < interval { return [] }
+                lastUnknownKeyFetch = time
+            }
+        }
+        try await settle(keysFetch ?? startKeysFetch())
+        return Self.matching(keys, kid: kid, algorithm: algorithm)
+    }
+
+    private func recentlyFailed(at time: Double) -> Bool {
+        keysFailure.map { time - $0.at < interval } ?? false
+    }
+
+    private func startKeysFetch() -> Task<[VerificationKey], any Error> {
+        let task = Task { try await self.fetchKeys() }
         keysFetch = task
+        return task
+    }
+
+    /// Waits for a key-set fetch; the first waiter keeps its outcome.
+    private func settle(_ task: Task<[VerificationKey], any Error>) async throws(AccessTokenRefusal) {
         do {
             let fetched = try await task.value
             if keysFetch == task {
                 keys = fetched
-                keysFetchedAt = clock.now
+                keysFetchedAt = now()
+                keysFailure = nil
                 keysFetch = nil
             }
         } catch {
-            if keysFetch == task { keysFetch = nil }
-            // The key set cannot be fetched: a stale set is still better than none.
-            keysFetchedAt = keysFetchedAt ?? clock.now
-            let found = Self.matching(keys, kid: kid, algorithm: algorithm)
-            if !found.isEmpty { return found }
-            throw Self.refusal(error)
+            let refusal = Self.refusal(error)
+            if keysFetch == task {
+                keysFetch = nil
+                keysFailure = (now(), refusal)
+                logger.warning("OAuth: \(refusal)")
+            }
+            throw refusal
         }
-        return Self.matching(keys, kid: kid, algorithm: algorithm)
     }
 
     private static func matching(_ keys: [VerificationKey], kid: String?, algorithm: SignatureAlgorithm) -> [VerificationKey] {
@@ -95,13 +154,9 @@ actor AuthorizationServerDirectory {
     private func discover() async throws -> Metadata {
         var tried: [String] = []
         for url in OAuthURL.metadataCandidates(issuer: settings.issuer) {
-            let document: JSONObject
-            do {
-                guard let found = try await getJSON(url) else {
-                    tried.append(url)
-                    continue
-                }
-                document = found
+            guard let document = try await getJSON(url) else {
+                tried.append(url)
+                continue
             }
             // RFC 8414 §3.3: the issuer in the document must be the one it was discovered from.
             guard document.string("issuer") == settings.issuer else {
@@ -110,6 +165,12 @@ actor AuthorizationServerDirectory {
             }
             guard let jwksURI = document.string("jwks_uri") else {
                 throw AccessTokenRefusal.unavailable("the authorization server's metadata at \(url) has no jwks_uri.")
+            }
+            // Keys and tokens travel only over TLS (plain HTTP on loopback, for tests).
+            for (name, endpoint) in [("jwks_uri", jwksURI), ("introspection_endpoint", document.string("introspection_endpoint"))] {
+                if let endpoint, !OAuthURL.isSecure(endpoint) {
+                    throw AccessTokenRefusal.unavailable("the authorization server's \(name) \(endpoint) is not https.")
+                }
             }
             logger.info("OAuth: the metadata of \(settings.issuer) came from \(url)")
             return Metadata(jwksURI: jwksURI, introspectionEndpoint: document.string("introspection_endpoint"))
@@ -140,6 +201,8 @@ actor AuthorizationServerDirectory {
         }
         return object
     }
+
+    // MARK: - Introspection
 
     /// Asks the introspection endpoint about an opaque token (RFC 7662), as `client`.
     func introspect(_ token: String, client: ClientCredentials) async throws(AccessTokenRefusal) -> JSONObject {

@@ -11,12 +11,16 @@ public protocol OAuthHTTPFetching: Sendable {
 
 /// A request to the authorization server.
 public struct OAuthHTTPRequest: Sendable, Hashable {
+    /// The absolute URL.
     public var url: String
     /// `GET` or `POST`.
     public var method: String
+    /// The header fields, each sent once.
     public var headers: [String: String]
+    /// The body (a form, for introspection).
     public var body: Data
 
+    /// A request; `GET` with no body by default.
     public init(url: String, method: String = "GET", headers: [String: String] = [:], body: Data = Data()) {
         self.url = url
         self.method = method
@@ -27,9 +31,12 @@ public struct OAuthHTTPRequest: Sendable, Hashable {
 
 /// The authorization server's answer.
 public struct OAuthHTTPResponse: Sendable, Hashable {
+    /// The status code.
     public var status: Int
+    /// The whole body.
     public var body: Data
 
+    /// A response.
     public init(status: Int, body: Data) {
         self.status = status
         self.body = body

@@ -57,19 +57,26 @@ public struct OAuthResourceSettings: Sendable {
     }
 }
 
-/// A confidential client's credentials (`client_secret_basic`).
-public struct ClientCredentials: Sendable {
+/// A confidential client's credentials (`client_secret_basic`). Its description never shows
+/// the secret.
+public struct ClientCredentials: Sendable, CustomStringConvertible {
+    /// The client's `client_id`.
     public let id: String
+    /// The client's secret.
     public let secret: String
 
+    /// Credentials of the client `id`.
     public init(id: String, secret: String) {
         self.id = id
         self.secret = secret
     }
+
+    public var description: String { "client \(id) (secret not shown)" }
 }
 
 /// Why the resource server's settings cannot be used.
 public enum OAuthConfigurationError: Error, Sendable, CustomStringConvertible {
+    /// A flag's URL cannot be used, and why.
     case invalidURL(flag: String, value: String, reason: String)
 
     public var description: String {

@@ -38,6 +38,16 @@ public enum OAuthURL {
         return (String(url[..<pathStart]), path)
     }
 
+    /// True for an absolute `https` URL, or plain `http` on a loopback host (local tests).
+    static func isSecure(_ url: String) -> Bool {
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else { return false }
+        switch components.scheme?.lowercased() {
+        case "https": return true
+        case "http": return isLoopback(host: host)
+        default: return false
+        }
+    }
+
     /// True for `localhost`, 127.0.0.0/8 and `::1`.
     static func isLoopback(host: String) -> Bool {
         let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))

@@ -95,8 +95,8 @@ struct VerificationKey: Sendable {
 
 extension _RSA.Signing.PublicKey {
     fileprivate func isValid(_ signature: Data, _ digest: some Digest, padding: _RSA.Signing.Padding) -> Bool {
-        // The signature is exactly the modulus's length (RFC 8017 §8.2.2).
-        guard signature.count * 8 == keySizeInBits else { return false }
+        // The signature is exactly the modulus's length in bytes (RFC 8017 §8.2.2).
+        guard signature.count == (keySizeInBits + 7) / 8 else { return false }
         return isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: digest, padding: padding)
     }
 }

@@ -11,6 +11,7 @@ public struct VerifiedAccessToken: Sendable, Hashable {
     /// `exp`, in seconds since 1970.
     public let expiresAt: Double
 
+    /// What a verified token says.
     public init(issuer: String, subject: String, clientID: String?, scopes: Set<String>, expiresAt: Double) {
         self.issuer = issuer
         self.subject = subject
@@ -29,6 +30,7 @@ public enum AccessTokenRefusal: Error, Sendable, Equatable, CustomStringConverti
     /// unreachable or malformed). The client gets 503 and tries later; nothing is accepted.
     case unavailable(String)
 
+    /// The reason, as the 401 or 503 gives it.
     public var description: String {
         switch self {
         case .invalid(let reason), .unavailable(let reason): reason

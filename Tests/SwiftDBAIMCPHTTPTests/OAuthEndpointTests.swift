@@ -83,7 +83,7 @@ struct OAuthEndpointTests {
                 let document = try Self.json(response)
                 #expect(document["resource"] as? String == Self.resource)
                 #expect(document["authorization_servers"] as? [String] == [served.issuer.issuer])
-                #expect(document["scopes_supported"] as? [String] == ["dbai:read", "dbai:write", "dbai:unmask"])
+                #expect(document["scopes_supported"] as? [String] == ["dbai:read", "dbai:write"])
                 #expect(document["bearer_methods_supported"] as? [String] == ["header"])
             }
         }

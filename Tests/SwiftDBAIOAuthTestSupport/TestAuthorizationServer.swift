@@ -14,6 +14,12 @@ public struct TestSigningKey: Sendable {
 
     public let kid: String
     public let material: Material
+
+    public init(kid: String, material: Material, jwkAlgorithm: String?) {
+        self.kid = kid
+        self.material = material
+        self.jwkAlgorithm = jwkAlgorithm
+    }
     /// The `alg` the JWK names; nil leaves it out (the key's type then decides).
     public var jwkAlgorithm: String?
 
@@ -92,6 +98,8 @@ public final class ScriptedAuthorizationServer: OAuthHTTPFetching, @unchecked Se
     private var opaque: [String: [String: Any]] = [:]
     /// The issuer the metadata documents name (a misconfigured server names another).
     public var documentIssuer: String?
+    /// The `jwks_uri` the metadata documents name (nil: the issuer's `/jwks`).
+    public var jwksURIOverride: String?
 
     public init(issuer: String = "https://auth.example.com", keys: [TestSigningKey]) {
         self.issuer = issuer
@@ -110,7 +118,7 @@ public final class ScriptedAuthorizationServer: OAuthHTTPFetching, @unchecked Se
         try lock.withLock {
             requests.append(request.url)
             let metadata: [String: Any] = [
-                "issuer": documentIssuer ?? issuer, "jwks_uri": issuer + "/jwks", "introspection_endpoint": issuer + "/introspect",
+                "issuer": documentIssuer ?? issuer, "jwks_uri": jwksURIOverride ?? issuer + "/jwks", "introspection_endpoint": issuer + "/introspect",
             ]
             switch request.url {
             case issuer.replacingOccurrences(of: "example.com", with: "example.com/.well-known/oauth-authorization-server") where servesRFC8414,

@@ -160,7 +160,7 @@ def test_the_metadata_names_the_resource_the_issuer_and_the_scopes(
             assert status == 200 and headers["access-control-allow-origin"] == "*"
             assert json.loads(body) == {
                 "resource": server.url, "authorization_servers": [issuer.issuer],
-                "scopes_supported": ["dbai:read", "dbai:write", "dbai:delete", "dbai:unmask"],
+                "scopes_supported": ["dbai:read", "dbai:write", "dbai:delete"],
                 "bearer_methods_supported": ["header"], "resource_name": "dbai-mcp",
             }
         status, headers, _ = call(server, None, "query", {"sql": "SELECT 1"})
@@ -225,6 +225,8 @@ def forged_tokens(issuer: AuthorizationServerHandle, server: HTTPServer) -> dict
     valid = issuer.forge(good)
     header, payload, signature = valid.split(".")
     return {
+        # The positive control: forged with the same key and claims, unchanged.
+        "valid": valid,
         "expired": issuer.forge(issuer.claims(server.url, scope=scope, exp=good["iat"] - 3600, iat=good["iat"] - 7200, nbf=None)),
         "another audience": issuer.forge(issuer.claims("http://127.0.0.1:1/mcp", scope=scope)),
         "another issuer": issuer.forge({**good, "iss": "http://127.0.0.1:1/evil"}),
@@ -243,7 +245,10 @@ def test_forged_expired_and_misdirected_tokens_are_refused_and_nothing_runs(
     log = tmp_path / "audit.jsonl"
     with resource_server(dbai_bin, chinook, issuer.issuer, "--allow", "unrestricted", "--audit-log", str(log)) as server:
         before = genres(chinook)
-        for name, token in forged_tokens(issuer, server).items():
+        tokens = forged_tokens(issuer, server)
+        valid = tokens.pop("valid")
+        assert result(call(server, valid, "query", {"sql": "SELECT 1"})), "the forging itself works"
+        for name, token in tokens.items():
             status, headers, body = call(server, token, "insert", {"table": "Genre", "rows": [{"Name": name}]})
             assert status == 401, (name, body)
             assert headers["www-authenticate"].startswith('Bearer error="invalid_token"'), name
@@ -297,8 +302,33 @@ def test_scopes_never_widen_the_allowlist(dbai_bin: Path, chinook: Path, issuer:
         assert not tools & {"insert", "update", "delete"}
         refused = result(call(server, everything, "query", {"sql": "DELETE FROM Genre"}))
         assert refused["isError"]
-        status, _, body = call(server, everything, "insert", {"table": "Genre", "rows": [{"Name": "x"}]})
-        assert status in (200, 400) and b"error" in body
+        # A tool --allow does not enable is the server's own refusal, never a step-up to a
+        # scope it would not grant.
+        for token in (everything, token_for(issuer, server, "dbai:read")):
+            status, headers, body = call(server, token, "insert", {"table": "Genre", "rows": [{"Name": "x"}]})
+            assert status == 200 and "www-authenticate" not in headers, body
+            assert "The tool insert is not enabled" in json.loads(body_message(headers, body))["error"]["message"]
+
+
+def test_the_static_token_and_oauth_together(dbai_bin: Path, chinook: Path, issuer: AuthorizationServerHandle) -> None:
+    port = free_port()
+    with http_server(
+        dbai_bin, chinook, "--allow", "standard", "--oauth-issuer", issuer.issuer, "--public-url", f"http://127.0.0.1:{port}/mcp",
+        address=f"127.0.0.1:{port}",
+    ) as server:
+        # The static token is served as before, unnarrowed.
+        static = server.raw()
+        static.initialize()
+        assert "insert" in {tool["name"] for tool in json.loads(body_message(*static.request("POST", {
+            "jsonrpc": "2.0", "id": 1, "method": "tools/list"})[1:]))["result"]["tools"]}
+        # Any other bearer must be an access token.
+        assert call(server, "not-the-static-token", "query", {"sql": "SELECT 1"})[0] == 401
+        reader = token_for(issuer, server, "dbai:read")
+        assert result(call(server, reader, "query", {"sql": "SELECT 1"}))
+        # Sessions do not cross: an OAuth caller cannot use the static token's session, GET or DELETE it.
+        for method, body in (("POST", {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}), ("GET", None), ("DELETE", None)):
+            status, _, _ = static.request(method, body, token=reader, headers={"Accept": "text/event-stream"} if method == "GET" else None)
+            assert status == 404, method
 
 
 # MARK: - Who did what

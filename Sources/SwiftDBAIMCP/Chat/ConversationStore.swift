@@ -42,14 +42,19 @@ actor ConversationStore {
         self.archive = archive
     }
 
-    /// The key a conversation is kept under: its id, after its owner's digest for an OAuth caller.
-    static func key(_ id: String, _ owner: Owner) -> String {
-        owner.key.map { "\($0).\(id)" } ?? id
+    /// The key a conversation is kept under: its id, after `oauth.` and its owner's digest for
+    /// an OAuth caller; nil for an id without owner that names an owner's key (another caller's
+    /// conversation is not reachable by spelling its key).
+    static func key(_ id: String, _ owner: Owner) -> String? {
+        if let digest = owner.key { return "\(ownedPrefix)\(digest).\(id)" }
+        return id.hasPrefix(ownedPrefix) ? nil : id
     }
+
+    private static let ownedPrefix = "oauth."
 
     /// The database of a conversation still remembered (or kept in the archive).
     func database(of id: String, owner: Owner = .none) -> String? {
-        let key = Self.key(id, owner)
+        guard let key = Self.key(id, owner) else { return nil }
         if let known = conversations[key] ?? archive?.live(key) { return known.database }
         return archive?.record(of: key)?.database
     }
@@ -62,7 +67,7 @@ actor ConversationStore {
     func engine(
         for id: String?, database: String, owner: Owner = .none, make: (ConversationLink, [ChatEngine.Turn]) -> ChatEngine
     ) async throws(ToolCallError) -> (id: String, engine: ChatEngine, link: ConversationLink) {
-        if let id, var known = conversations[Self.key(id, owner)] ?? restored(Self.key(id, owner), make: make) {
+        if let id, let key = Self.key(id, owner), var known = conversations[key] ?? restored(key, make: make) {
             guard known.database == database else {
                 throw ToolCallError(
                     "The conversation \(id) is about the database \(known.database), not \(database): ask the follow-up "
@@ -72,14 +77,15 @@ actor ConversationStore {
             if (grants[known.id] ?? nil) != owner.granted {
                 // Made under other rights (another token's scopes): made again, from its turns.
                 let link = ConversationLink()
+                let wasArchived = archive?.live(known.id) != nil
                 known = LiveConversation(id: known.id, database: known.database, engine: make(link, await known.engine.turns), link: link)
-                archive?.register(known)
+                if wasArchived { archive?.register(known) }
             }
             grants[known.id] = owner.granted
             keep(known)
             return (id, known.engine, known.link)
         }
-        if requiresKnownIDs, let id {
+        if let id, requiresKnownIDs || Self.key(id, owner) == nil {
             throw ToolCallError(
                 "Unknown conversation_id \(Echo.clipped(id)): it expired, or was not made by this server. "
                     + "Ask without conversation_id to start a new conversation.",
@@ -87,7 +93,7 @@ actor ConversationStore {
         }
         let link = ConversationLink()
         let newID = id ?? UUID().uuidString.lowercased()
-        let conversation = LiveConversation(id: Self.key(newID, owner), database: database, engine: make(link, []), link: link)
+        let conversation = LiveConversation(id: Self.key(newID, owner) ?? newID, database: database, engine: make(link, []), link: link)
         // Only ids the server made are kept beyond the session: one a client chose could meet another's.
         if id == nil { archive?.register(conversation) }
         grants[conversation.id] = owner.granted
@@ -97,7 +103,7 @@ actor ConversationStore {
 
     /// Keeps the conversation's turns in the archive, after an answer.
     func answered(_ id: String, owner: Owner = .none) async {
-        guard let archive, let conversation = archive.live(Self.key(id, owner)) else { return }
+        guard let archive, let key = Self.key(id, owner), let conversation = archive.live(key) else { return }
         archive.save(conversation.id, database: conversation.database, turns: await conversation.engine.turns)
     }
 

@@ -29,6 +29,10 @@ struct WriteConfirmationFlow: Sendable {
     var roundTrip: ConfirmationRoundTrip? = nil
     /// The name of the database written (bound into a round trip's state).
     var database = ""
+    /// The OAuth caller the call came from (a digest of their issuer and subject), bound into
+    /// every confirmation token and round-trip state, so that another caller cannot redeem it;
+    /// nil for none.
+    var owner: String? = nil
     /// Rows shown in a preview.
     var previewRowCount = 20
     /// The audit record of the call (`--audit-log`); nil records nothing.
@@ -47,7 +51,7 @@ struct WriteConfirmationFlow: Sendable {
         } catch .confirmationRequired {
             // Destructive and not confirmed yet: nothing ran.
         }
-        let fingerprint = Self.fingerprint(tool: tool, statements: statements)
+        let fingerprint = Self.fingerprint(tool: tool, statements: statements) + ownerMark
         if token == nil, let roundTrip, roundTrip.elicits {
             // The round trip's own fingerprint: its tokens never pass as a `confirm` argument (the
             // state is opaque, not secret), and a state names its database.
@@ -150,7 +154,7 @@ struct WriteConfirmationFlow: Sendable {
     ) async throws -> ToolOutput? {
         guard confirmsDestructiveWrites, let roundTrip, roundTrip.elicits else { return nil }
         let statements = [BoundStatement(sql: sql)]
-        let fingerprint = "round-trip\u{1D}\(database)\u{1D}" + Self.fingerprint(tool: "ask\u{1F}" + question, statements: statements)
+        let fingerprint = "round-trip\u{1D}\(database)\u{1D}" + Self.fingerprint(tool: "ask\u{1F}" + question, statements: statements) + ownerMark
         return try await runRoundTrip(
             statements, operation: operation, fingerprint: fingerprint, roundTrip: roundTrip,
             carried: ["sql": .string(sql), "operation": .string(operation.rawValue), "conversation": .string(conversation)],
@@ -220,6 +224,11 @@ struct WriteConfirmationFlow: Sendable {
     }
 
     // MARK: - Texts
+
+    /// What the owner adds to a fingerprint (nothing without an OAuth caller).
+    private var ownerMark: String {
+        owner.map { "\u{1D}owner\u{1F}" + $0 } ?? ""
+    }
 
     /// Identifies exactly one write: the tool, each statement and its bound values.
     static func fingerprint(tool: String, statements: [BoundStatement]) -> String {

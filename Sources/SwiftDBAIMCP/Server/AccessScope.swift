@@ -10,12 +10,12 @@ import SwiftDBAIMCPKernel
 /// | `dbai:read` | reads, the schema, resources, prompts, completions, exports, `ask` |
 /// | `dbai:write` | `insert` and `update` |
 /// | `dbai:delete` | `delete` |
-/// | `dbai:unmask` | masked columns in the clear |
+///
+/// (`dbai:unmask`, for masked columns, comes with them: the metadata file cannot mask a column yet.)
 public enum AccessScope: String, Sendable, CaseIterable, Comparable {
     case read = "dbai:read"
     case write = "dbai:write"
     case delete = "dbai:delete"
-    case unmask = "dbai:unmask"
 
     /// The scope an operation needs.
     public init(_ operation: SQLOperation) {
@@ -26,10 +26,9 @@ public enum AccessScope: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    /// The scopes a server with this allowlist can grant, in order (`dbai:unmask` with reads).
+    /// The scopes a server with this allowlist can grant, in order.
     public static func offered(by allowlist: OperationAllowlist) -> [AccessScope] {
-        let scopes = Set(allowlist.operations.map(AccessScope.init))
-        return (scopes.contains(.read) ? scopes.union([.unmask]) : scopes).sorted()
+        Set(allowlist.operations.map(AccessScope.init)).sorted()
     }
 
     /// The operations a caller may run: the allowlist's, narrowed to the caller's scopes
@@ -46,14 +45,16 @@ public enum AccessScope: String, Sendable, CaseIterable, Comparable {
 
 extension DBAIServer {
     /// The scopes a request needs before anything of it runs, for the HTTP layer to answer
-    /// `403 insufficient_scope` (the MCP step-up): `tools/call` needs its tool's, reading
-    /// resources and prompts and completing arguments need `dbai:read`; the handshake, `ping`
-    /// and the lists need none (a list shows each caller what they may call). Empty for an
-    /// unknown tool or method, which the server refuses with its own error.
+    /// `403 insufficient_scope` (the MCP step-up): `tools/call` needs its tool's; listing and
+    /// reading resources and prompts and completing arguments need `dbai:read`; the handshake,
+    /// `ping`, `server/discover` and `tools/list` need none (the list shows each caller what they
+    /// may call). Empty for an unknown tool or method, and for a tool `--allow` does not enable
+    /// (no scope would help: the server refuses it with its own error).
     public func requiredScopes(method: String, params: [String: Value]) -> [AccessScope] {
         switch method {
         case "tools/call":
-            guard let name = params["name"]?.stringValue, let tool = registry.tool(named: name) else { return [] }
+            guard let name = params["name"]?.stringValue, let tool = registry.tool(named: name),
+                  tool.operations.allSatisfy(configuration.allowlist.allows) else { return [] }
             return Set(tool.operations.map(AccessScope.init)).sorted()
         case "resources/read", "resources/list", "resources/templates/list", "prompts/get", "prompts/list", "completion/complete":
             return [.read]

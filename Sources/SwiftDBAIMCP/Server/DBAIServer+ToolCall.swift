@@ -44,7 +44,7 @@ extension DBAIServer {
                 database: database,
                 writes: WriteConfirmationFlow(
                     executor: database.executor(granting: granted), tokens: session.tokens(for: database.name), confirmsDestructiveWrites: confirmsWrites,
-                    elicit: elicit, roundTrip: roundTrip, database: database.name, audit: attempt),
+                    elicit: elicit, roundTrip: roundTrip, database: database.name, owner: owner.key, audit: attempt),
                 progress: progress,
                 chat: chat,
                 naming: naming,

@@ -52,8 +52,6 @@ extension SwiftDBAIError.Code {
     static let invalidConfirmationToken = Self(rawValue: "invalid_confirmation_token")
     /// `ask` without a language model (no `--llm`, and a client that does not sample).
     static let noLanguageModel = Self(rawValue: "no_language_model")
-    /// The caller's OAuth scopes do not grant what the call would do.
-    static let insufficientScope = Self(rawValue: "insufficient_scope")
     /// A failure the server did not expect (a bug): the message says what it was.
     static let internalError = Self(rawValue: "internal_error")
 }
