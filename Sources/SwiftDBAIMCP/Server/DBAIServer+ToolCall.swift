@@ -93,7 +93,7 @@ extension DBAIServer {
     /// The key an OAuth caller's conversations are kept under: a digest of their issuer and
     /// subject (hexadecimal, 16 bytes).
     static func ownerKey(_ caller: CallerIdentity) -> String {
-        SHA256.hash(data: Data((caller.issuer + "\u{1F}" + caller.subject).utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        Hexadecimal.string(SHA256.hash(data: Data((caller.issuer + "\u{1F}" + caller.subject).utf8)).prefix(16))
     }
 
     /// The code and message an audit line gives a call that threw.
