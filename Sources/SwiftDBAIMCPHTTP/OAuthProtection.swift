@@ -68,7 +68,8 @@ public struct OAuthProtection: Sendable {
         do {
             let verified = try await verifier.verify(token)
             return .success(CallerIdentity(
-                issuer: verified.issuer, subject: verified.subject, clientID: verified.clientID, scopes: verified.scopes))
+                issuer: verified.issuer, subject: verified.subject, clientID: verified.clientID, scopes: verified.scopes,
+                personKey: verified.personKey))
         } catch {
             switch error {
             case .invalid(let reason):

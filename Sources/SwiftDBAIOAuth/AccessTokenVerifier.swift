@@ -16,16 +16,17 @@ import SwiftDBAIPrimitives
 /// - `iss` is the issuer, `aud` contains the resource, `exp` and `nbf` hold (with leeway),
 ///   and it names its subject.
 ///
-/// A verified token is remembered by its SHA-256 (never the token itself) until its expiry or
+/// A verified token is remembered in memory until its expiry or
 /// ``OAuthResourceSettings/verifiedTokenLifetime``, whichever comes first, so the next call
-/// with it costs a hash and a lookup; an opaque token the authorization server refused is
-/// remembered as refused for ``OAuthResourceSettings/introspectionLifetime``, so that random
-/// bearers do not each cost a request to it. The token is never logged nor kept.
+/// with it costs a dictionary lookup (the whole token compared, so no other token can match it);
+/// an opaque token the authorization server refused is remembered as refused for
+/// ``OAuthResourceSettings/introspectionLifetime``, so that random bearers do not each cost a
+/// request to it. The token is never logged, written anywhere or passed on.
 public final class AccessTokenVerifier: Sendable {
     public let settings: OAuthResourceSettings
     private let directory: AuthorizationServerDirectory
     private let claims: AccessTokenClaims
-    private let verified = Mutex<[SHA256.Digest: Remembered]>([:])
+    private let verified = Mutex<[String: Remembered]>([:])
     private let now: @Sendable () -> Double
 
     private struct Remembered {
@@ -69,24 +70,23 @@ public final class AccessTokenVerifier: Sendable {
         guard token.utf8.count <= Self.maximumTokenBytes else {
             throw .invalid("the token is longer than \(Self.maximumTokenBytes) bytes.")
         }
-        let digest = SHA256.hash(data: Data(token.utf8))
         let time = now()
-        if let known = verified.withLock({ $0[digest] }), time < known.until {
+        if let known = verified.withLock({ $0[token] }), time < known.until {
             return try known.outcome.get()
         }
         if let jwt = CompactJWT(token) {
             let accepted = try await verify(jwt, now: time)
-            remember(digest, .success(accepted), until: min(accepted.expiresAt, time + Self.seconds(settings.verifiedTokenLifetime)))
+            remember(token, .success(accepted), until: min(accepted.expiresAt, time + Self.seconds(settings.verifiedTokenLifetime)))
             return accepted
         }
         let lifetime = Self.seconds(settings.introspectionLifetime)
         do {
             let accepted = try await introspect(token, now: time)
-            remember(digest, .success(accepted), until: min(accepted.expiresAt, time + lifetime))
+            remember(token, .success(accepted), until: min(accepted.expiresAt, time + lifetime))
             return accepted
         } catch .invalid(let reason) {
             // The authorization server said no: the same bearer again is refused without asking.
-            remember(digest, .failure(.invalid(reason)), until: time + lifetime)
+            remember(token, .failure(.invalid(reason)), until: time + lifetime)
             throw .invalid(reason)
         }
     }
@@ -124,14 +124,14 @@ public final class AccessTokenVerifier: Sendable {
         return try claims.check(answer, now: now, requireIssuer: false)
     }
 
-    private func remember(_ digest: SHA256.Digest, _ outcome: Result<VerifiedAccessToken, AccessTokenRefusal>, until: Double) {
+    private func remember(_ token: String, _ outcome: Result<VerifiedAccessToken, AccessTokenRefusal>, until: Double) {
         verified.withLock { entries in
             if entries.count >= Self.rememberedLimit {
                 let time = now()
                 entries = entries.filter { $0.value.until > time }
                 if entries.count >= Self.rememberedLimit { entries.removeAll() }
             }
-            entries[digest] = Remembered(outcome: outcome, until: until)
+            entries[token] = Remembered(outcome: outcome, until: until)
         }
     }
 

@@ -1,3 +1,7 @@
+import Crypto
+import Foundation
+import SwiftDBAIPrimitives
+
 /// What a verified access token says about its bearer.
 public struct VerifiedAccessToken: Sendable, Hashable {
     /// `iss`: the authorization server that issued it.
@@ -10,6 +14,9 @@ public struct VerifiedAccessToken: Sendable, Hashable {
     public let scopes: Set<String>
     /// `exp`, in seconds since 1970.
     public let expiresAt: Double
+    /// A digest of the issuer and subject (16 bytes, hexadecimal): the key of what belongs to
+    /// this person (their sessions' and conversations' bindings), computed once per token.
+    public let personKey: String
 
     /// What a verified token says.
     public init(issuer: String, subject: String, clientID: String?, scopes: Set<String>, expiresAt: Double) {
@@ -18,6 +25,12 @@ public struct VerifiedAccessToken: Sendable, Hashable {
         self.clientID = clientID
         self.scopes = scopes
         self.expiresAt = expiresAt
+        personKey = Self.personKey(issuer: issuer, subject: subject)
+    }
+
+    /// The digest of an issuer and a subject.
+    public static func personKey(issuer: String, subject: String) -> String {
+        Hexadecimal.string(SHA256.hash(data: Data((issuer + "\u{1F}" + subject).utf8)).prefix(16))
     }
 }
 

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import MCP
 import SwiftDBAI
@@ -15,7 +14,7 @@ extension DBAIServer {
         let hasModel = configuration.languageModel != nil || client.supportsSampling
         let availability = availability(context, session)
         let granted = availability.granted
-        let owner = ConversationStore.Owner(key: context.peer.channel.origin.caller.map(Self.ownerKey), granted: granted)
+        let owner = ConversationStore.Owner(key: context.peer.channel.origin.caller?.personKey, granted: granted)
         let chat = hasModel ? ChatContext(
             conversations: session.conversations, peer: context.peer,
             canElicit: client.era == .handshake && client.supportsElicitation, owner: owner) { [self] database, link, history in
@@ -88,12 +87,6 @@ extension DBAIServer {
         return AuditAttempt(
             log: audit, tool: name, client: AuditRecord.client(context.client, origin: context.peer.channel.origin),
             isWrite: writes, arguments: context.params["arguments"]?.objectValue, logger: logger)
-    }
-
-    /// The key an OAuth caller's conversations are kept under: a digest of their issuer and
-    /// subject (hexadecimal, 16 bytes).
-    static func ownerKey(_ caller: CallerIdentity) -> String {
-        Hexadecimal.string(SHA256.hash(data: Data((caller.issuer + "\u{1F}" + caller.subject).utf8)).prefix(16))
     }
 
     /// The code and message an audit line gives a call that threw.

@@ -9,12 +9,16 @@ package struct CallerIdentity: Sendable, Hashable {
     package let clientID: String?
     /// The scopes the token grants.
     package let scopes: Set<String>
+    /// A digest of the issuer and subject: the key of what belongs to this person (their
+    /// `ask` conversations, their confirmations).
+    package let personKey: String
 
-    package init(issuer: String, subject: String, clientID: String?, scopes: Set<String>) {
+    package init(issuer: String, subject: String, clientID: String?, scopes: Set<String>, personKey: String) {
         self.issuer = issuer
         self.subject = subject
         self.clientID = clientID
         self.scopes = scopes
+        self.personKey = personKey
     }
 
     /// The same person: what an HTTP session is bound to (scopes may change with a new token).
