@@ -24,12 +24,13 @@ import SwiftDBAIMCPKernel
 ///
 /// With `--oauth-issuer`, every request carries its caller (``HTTPExchangeRequest/caller``): a
 /// request beyond the caller's scopes is answered 403 before anything of it runs, and a session
-/// belongs to the person who opened it (another gets 404, as for a session that does not exist).
+/// belongs to the person and application that opened it (another gets 404, as for a session that
+/// does not exist).
 package actor StreamableHTTPEndpoint {
     private struct Session {
         let streams: HTTPSessionStreams
         let dispatcher: MessageDispatcher
-        /// Who opened it, when an OAuth token said so: only they may use it.
+        /// Who opened it, when an OAuth token said so: only they, through the same client, may use it.
         let owner: CallerIdentity?
     }
 
@@ -254,7 +255,7 @@ package actor StreamableHTTPEndpoint {
                 code: ProtocolError.invalidParamsCode, id: replyID))
         }
         // A session of another person is not theirs to know of.
-        guard let session = sessions[id], Self.isSamePerson(session.owner, request.caller) else {
+        guard let session = sessions[id], Self.isSameClient(session.owner, request.caller) else {
             return .failure(.error(.notFound, "Not Found: no session \(id.prefix(64)) (it ended or expired); initialize a new one."))
         }
         return .success((id, session))
@@ -313,10 +314,10 @@ package actor StreamableHTTPEndpoint {
         for continuation in waiting { continuation.resume() }
     }
 
-    private static func isSamePerson(_ owner: CallerIdentity?, _ caller: CallerIdentity?) -> Bool {
+    private static func isSameClient(_ owner: CallerIdentity?, _ caller: CallerIdentity?) -> Bool {
         switch (owner, caller) {
         case (nil, nil): true
-        case (let owner?, let caller?): owner.isSamePerson(as: caller)
+        case (let owner?, let caller?): owner.isSameClient(as: caller)
         default: false
         }
     }

@@ -39,11 +39,13 @@ struct OAuthEndpointTests {
             application = Application(router: MCPRouter.make(endpoint: StreamableHTTPEndpoint(server: server, options: options, logger: logger)))
         }
 
-        func token(_ scope: String, subject: String = "alice", audience: String = OAuthEndpointTests.resource) throws -> String {
+        func token(
+            _ scope: String, subject: String = "alice", audience: String = OAuthEndpointTests.resource, client: String = "cli"
+        ) throws -> String {
             let now = Date().timeIntervalSince1970
             return try TestToken.make(
                 header: ["alg": "RS256", "typ": "at+jwt", "kid": key.kid],
-                claims: ["iss": issuer.issuer, "sub": subject, "aud": audience, "client_id": "cli", "scope": scope, "exp": now + 300, "iat": now],
+                claims: ["iss": issuer.issuer, "sub": subject, "aud": audience, "client_id": client, "scope": scope, "exp": now + 300, "iat": now],
                 key: key)
         }
 
@@ -139,7 +141,7 @@ struct OAuthEndpointTests {
         }
     }
 
-    @Test("a session belongs to the person who opened it")
+    @Test("a session belongs to the person and the application that opened it")
     func sessionsAreBound() async throws {
         let served = try Served()
         let alice = try served.token("dbai:read")
@@ -151,6 +153,10 @@ struct OAuthEndpointTests {
             let session = try #require(opened.headers[.mcpSessionID])
             let foreign = try await client.execute(uri: "/mcp", method: .post, headers: Self.headers(bob, [.mcpSessionID: session]), body: query)
             #expect(foreign.status == .notFound)
+            let otherApplication = try await client.execute(
+                uri: "/mcp", method: .post, headers: Self.headers(try served.token("dbai:read", client: "another-app"), [.mcpSessionID: session]),
+                body: query)
+            #expect(otherApplication.status == .notFound)
             let own = try await client.execute(uri: "/mcp", method: .post, headers: Self.headers(try served.token("dbai:read dbai:write"), [.mcpSessionID: session]), body: query)
             #expect(own.status == .ok)
         }

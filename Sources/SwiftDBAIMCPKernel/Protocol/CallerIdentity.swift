@@ -21,8 +21,10 @@ package struct CallerIdentity: Sendable, Hashable {
         self.personKey = personKey
     }
 
-    /// The same person: what an HTTP session is bound to (scopes may change with a new token).
-    package func isSamePerson(as other: CallerIdentity) -> Bool {
-        issuer == other.issuer && subject == other.subject
+    /// The same person through the same application: what an HTTP session is bound to (the
+    /// scopes may change with a new token; another application the person signed in to, holding
+    /// a leaked session id, may not use the session).
+    package func isSameClient(as other: CallerIdentity) -> Bool {
+        issuer == other.issuer && subject == other.subject && clientID == other.clientID
     }
 }
