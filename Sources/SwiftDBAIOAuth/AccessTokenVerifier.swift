@@ -19,18 +19,26 @@ import SwiftDBAIPrimitives
 /// A verified token is remembered in memory until its expiry or
 /// ``OAuthResourceSettings/verifiedTokenLifetime``, whichever comes first, so the next call
 /// with it costs a dictionary lookup (the whole token compared, so no other token can match it);
-/// an opaque token the authorization server refused is remembered as refused for
-/// ``OAuthResourceSettings/introspectionLifetime``, so that random bearers do not each cost a
-/// request to it. The token is never logged, written anywhere or passed on.
+/// an opaque token the authorization server refused is remembered as refused (by its SHA-256)
+/// for ``OAuthResourceSettings/introspectionLifetime``, so that the same bearer again costs it no
+/// request. Only tokens that verified, or that the authorization server was asked about, are
+/// remembered: garbage bearers cannot fill the memory or push verified tokens out. The token is
+/// never logged, written anywhere or passed on.
 public final class AccessTokenVerifier: Sendable {
     public let settings: OAuthResourceSettings
     private let directory: AuthorizationServerDirectory
     private let claims: AccessTokenClaims
     private let verified = Mutex<[String: Remembered]>([:])
+    private let refused = Mutex<[SHA256.Digest: Refused]>([:])
     private let now: @Sendable () -> Double
 
     private struct Remembered {
-        let outcome: Result<VerifiedAccessToken, AccessTokenRefusal>
+        let token: VerifiedAccessToken
+        let until: Double
+    }
+
+    private struct Refused {
+        let reason: String
         let until: Double
     }
 
@@ -72,22 +80,30 @@ public final class AccessTokenVerifier: Sendable {
         }
         let time = now()
         if let known = verified.withLock({ $0[token] }), time < known.until {
-            return try known.outcome.get()
+            return known.token
         }
         if let jwt = CompactJWT(token) {
             let accepted = try await verify(jwt, now: time)
-            remember(token, .success(accepted), until: min(accepted.expiresAt, time + Self.seconds(settings.verifiedTokenLifetime)))
+            remember(token, accepted, until: min(accepted.expiresAt, time + Self.seconds(settings.verifiedTokenLifetime)))
             return accepted
         }
+        guard let client = settings.introspectionClient else {
+            throw .invalid("the token is not a JWT access token (this server does not introspect opaque tokens).")
+        }
+        let digest = SHA256.hash(data: Data(token.utf8))
+        if let known = refused.withLock({ $0[digest] }), time < known.until { throw .invalid(known.reason) }
         let lifetime = Self.seconds(settings.introspectionLifetime)
-        do {
-            let accepted = try await introspect(token, now: time)
-            remember(token, .success(accepted), until: min(accepted.expiresAt, time + lifetime))
+        let answer = try await directory.introspect(token, client: client)
+        do throws(AccessTokenRefusal) {
+            guard answer.bool("active") == true else { throw .invalid("the authorization server says the token is not active.") }
+            let accepted = try claims.check(answer, now: time, requireIssuer: false)
+            remember(token, accepted, until: min(accepted.expiresAt, time + lifetime))
             return accepted
-        } catch .invalid(let reason) {
-            // The authorization server said no: the same bearer again is refused without asking.
-            remember(token, .failure(.invalid(reason)), until: time + lifetime)
-            throw .invalid(reason)
+        } catch {
+            // The authorization server was asked and said no: the same bearer again is refused
+            // without asking.
+            Self.bounded(refused, adding: digest, Refused(reason: error.description, until: time + lifetime), now: time, until: \.until)
+            throw error
         }
     }
 
@@ -115,23 +131,23 @@ public final class AccessTokenVerifier: Sendable {
         return try claims.check(jwt.claims, now: now, requireIssuer: true)
     }
 
-    private func introspect(_ token: String, now: Double) async throws(AccessTokenRefusal) -> VerifiedAccessToken {
-        guard let client = settings.introspectionClient else {
-            throw .invalid("the token is not a JWT access token (this server does not introspect opaque tokens).")
-        }
-        let answer = try await directory.introspect(token, client: client)
-        guard answer.bool("active") == true else { throw .invalid("the authorization server says the token is not active.") }
-        return try claims.check(answer, now: now, requireIssuer: false)
+    private func remember(_ token: String, _ accepted: VerifiedAccessToken, until: Double) {
+        Self.bounded(verified, adding: token, Remembered(token: accepted, until: until), now: now(), until: \.until)
     }
 
-    private func remember(_ token: String, _ outcome: Result<VerifiedAccessToken, AccessTokenRefusal>, until: Double) {
-        verified.withLock { entries in
-            if entries.count >= Self.rememberedLimit {
-                let time = now()
-                entries = entries.filter { $0.value.until > time }
-                if entries.count >= Self.rememberedLimit { entries.removeAll() }
+    /// Adds an entry to a map of at most ``rememberedLimit`` entries: when full, the expired go
+    /// first, then a quarter of the rest.
+    private static func bounded<Key: Hashable, Entry>(
+        _ map: Mutex<[Key: Entry]>, adding key: Key, _ entry: Entry, now: Double, until: KeyPath<Entry, Double>
+    ) {
+        map.withLock { entries in
+            if entries.count >= rememberedLimit {
+                entries = entries.filter { $0.value[keyPath: until] > now }
+                if entries.count >= rememberedLimit {
+                    for key in entries.keys.prefix(rememberedLimit / 4) { entries[key] = nil }
+                }
             }
-            entries[token] = Remembered(outcome: outcome, until: until)
+            entries[key] = entry
         }
     }
 

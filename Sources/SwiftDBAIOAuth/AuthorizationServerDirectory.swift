@@ -45,6 +45,9 @@ actor AuthorizationServerDirectory {
 
     private var interval: Double { Self.seconds(settings.keyRefetchInterval) }
 
+    /// The oldest key set still used while a new one cannot be fetched (seconds): a day.
+    static let maximumKeySetAge: Double = 86_400
+
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
@@ -86,8 +89,11 @@ actor AuthorizationServerDirectory {
     /// - Throws: `.unavailable` when the set is needed and cannot be fetched.
     func candidateKeys(kid: String?, algorithm: SignatureAlgorithm) async throws(AccessTokenRefusal) -> [VerificationKey] {
         let time = now()
-        let found = Self.matching(keys, kid: kid, algorithm: algorithm)
-        let isFresh = keysFetchedAt.map { time - $0 < Self.seconds(settings.keySetLifetime) } ?? false
+        let age = keysFetchedAt.map { time - $0 }
+        let isFresh = age.map { $0 < Self.seconds(settings.keySetLifetime) } ?? false
+        // A set older than a day is not trusted, however long the authorization server is down:
+        // a key it retired meanwhile must not verify forever.
+        let found = age.map { $0 < Self.maximumKeySetAge } ?? false ? Self.matching(keys, kid: kid, algorithm: algorithm) : []
         if !found.isEmpty {
             if !isFresh, keysFetch == nil, !recentlyFailed(at: time) {
                 // An old set answers now; a fresh one is fetched behind it.

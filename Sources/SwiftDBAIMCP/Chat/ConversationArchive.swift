@@ -204,12 +204,16 @@ final class LiveConversation: Sendable {
     let database: String
     let engine: ChatEngine
     let link: ConversationLink
+    /// The operations the engine's executor allows: what the OAuth caller it was made for could
+    /// run (nil: no narrowing). Another question with other rights makes a new engine.
+    let granted: Set<SQLOperation>?
 
-    init(id: String, database: String, engine: ChatEngine, link: ConversationLink) {
+    init(id: String, database: String, engine: ChatEngine, link: ConversationLink, granted: Set<SQLOperation>? = nil) {
         self.id = id
         self.database = database
         self.engine = engine
         self.link = link
+        self.granted = granted
     }
 }
 

@@ -33,8 +33,6 @@ actor ConversationStore {
     let archive: ConversationArchive?
     private var conversations: [String: LiveConversation] = [:]
     private var order: [String] = []
-    /// The rights each conversation's engine was made with, by stored key.
-    private var grants: [String: Set<SQLOperation>?] = [:]
 
     init(capacity: Int = 64, requiresKnownIDs: Bool = false, archive: ConversationArchive? = nil) {
         self.capacity = capacity
@@ -67,21 +65,22 @@ actor ConversationStore {
     func engine(
         for id: String?, database: String, owner: Owner = .none, make: (ConversationLink, [ChatEngine.Turn]) -> ChatEngine
     ) async throws(ToolCallError) -> (id: String, engine: ChatEngine, link: ConversationLink) {
-        if let id, let key = Self.key(id, owner), var known = conversations[key] ?? restored(key, make: make) {
+        if let id, let key = Self.key(id, owner), var known = conversations[key] ?? restored(key, granted: owner.granted, make: make) {
             guard known.database == database else {
                 throw ToolCallError(
                     "The conversation \(id) is about the database \(known.database), not \(database): ask the follow-up "
                         + "with database \(known.database), or start a new conversation (conversation_id null).",
                     code: .invalidArguments)
             }
-            if (grants[known.id] ?? nil) != owner.granted {
+            if known.granted != owner.granted {
                 // Made under other rights (another token's scopes): made again, from its turns.
                 let link = ConversationLink()
                 let wasArchived = archive?.live(known.id) != nil
-                known = LiveConversation(id: known.id, database: known.database, engine: make(link, await known.engine.turns), link: link)
+                let turns = await known.engine.turns
+                known = LiveConversation(
+                    id: known.id, database: known.database, engine: make(link, turns), link: link, granted: owner.granted)
                 if wasArchived { archive?.register(known) }
             }
-            grants[known.id] = owner.granted
             keep(known)
             return (id, known.engine, known.link)
         }
@@ -93,10 +92,10 @@ actor ConversationStore {
         }
         let link = ConversationLink()
         let newID = id ?? UUID().uuidString.lowercased()
-        let conversation = LiveConversation(id: Self.key(newID, owner) ?? newID, database: database, engine: make(link, []), link: link)
+        let conversation = LiveConversation(
+            id: Self.key(newID, owner) ?? newID, database: database, engine: make(link, []), link: link, granted: owner.granted)
         // Only ids the server made are kept beyond the session: one a client chose could meet another's.
         if id == nil { archive?.register(conversation) }
-        grants[conversation.id] = owner.granted
         keep(conversation)
         return (newID, conversation.engine, conversation.link)
     }
@@ -108,7 +107,9 @@ actor ConversationStore {
     }
 
     /// A conversation another session holds, or one read back from the archive.
-    private func restored(_ id: String, make: (ConversationLink, [ChatEngine.Turn]) -> ChatEngine) -> LiveConversation? {
+    private func restored(
+        _ id: String, granted: Set<SQLOperation>?, make: (ConversationLink, [ChatEngine.Turn]) -> ChatEngine
+    ) -> LiveConversation? {
         guard let archive else { return nil }
         if let live = archive.live(id) { return live }
         guard let record = archive.record(of: id) else { return nil }
@@ -116,7 +117,7 @@ actor ConversationStore {
         // is dropped; making one has no side effect).
         return archive.liveOrRegister(id) {
             let link = ConversationLink()
-            return LiveConversation(id: id, database: record.database, engine: make(link, record.turns), link: link)
+            return LiveConversation(id: id, database: record.database, engine: make(link, record.turns), link: link, granted: granted)
         }
     }
 
@@ -125,9 +126,7 @@ actor ConversationStore {
         conversations[conversation.id] = conversation
         order.append(conversation.id)
         if order.count > capacity {
-            let forgotten = order.removeFirst()
-            conversations[forgotten] = nil
-            grants[forgotten] = nil
+            conversations[order.removeFirst()] = nil
         }
     }
 }
