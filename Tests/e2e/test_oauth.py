@@ -272,6 +272,10 @@ def test_scopes_narrow_the_allowlist_with_a_403_step_up_and_nothing_run(
         reader = token_for(issuer, server, "dbai:read")
         tools = {tool["name"] for tool in result(post(server, reader, "tools/list", {}))["tools"]}
         assert {"query", "describe_schema", "aggregate"} <= tools
+        # The instructions tell the caller what their token leaves them.
+        instructions = result(post(server, reader, "server/discover", {}))["instructions"]
+        assert "Allowed operations: readonly (your access token's scopes narrow the server's unrestricted)." in instructions
+        assert "Destructive writes need" not in instructions
         assert not tools & {"insert", "update", "delete"}
         before = genres(chinook)
         status, headers, body = call(server, reader, "delete", {"table": "Genre", "where": {"GenreId": 1}})

@@ -108,7 +108,7 @@ extension DBAIServer {
             "protocolVersion": .string(negotiated),
             "capabilities": serverCapabilities(apps: apps),
             "serverInfo": serverInfo,
-            "instructions": .string(instructions),
+            "instructions": .string(instructions(for: context.peer.channel.origin.caller)),
         ]
     }
 
@@ -117,7 +117,7 @@ extension DBAIServer {
         var result: [String: Value] = [
             "supportedVersions": .array(ProtocolRevision.supported.map(Value.string)),
             "capabilities": serverCapabilities(apps: showsApps(context.client, session)),
-            "instructions": .string(instructions),
+            "instructions": .string(instructions(for: context.peer.channel.origin.caller)),
             "_meta": [ProtocolRevision.MetaKey.serverInfo: serverInfo],
         ]
         result["ttlMs"] = .int(Self.staticListTTL)

@@ -162,7 +162,11 @@ public final class DBAIServer: Sendable {
     }
 
     /// The instructions sent in `initialize`: what the server offers and how it is limited.
-    var instructions: String {
+    var instructions: String { instructions(for: nil) }
+
+    /// The instructions for a caller: an OAuth caller is told the operations their token's
+    /// scopes leave them, not the server's.
+    func instructions(for caller: CallerIdentity?) -> String {
         let budget = AnswerBudget(configuration.limits)
         // The descriptions of the databases share what the budget leaves to them.
         let share = max(40, (budget.available / 2 - 1_024) / max(1, databases.count))
@@ -177,13 +181,20 @@ public final class DBAIServer: Sendable {
             text += "Every database tool takes database, the name of one. "
         }
         let names = configuration.toolNaming
-        text += "Allowed operations: \(configuration.allowlist). Start with \(names.name("describe_schema")) "
+        let allowed = caller.map { OperationAllowlist(AccessScope.operations(of: configuration.allowlist, for: $0)) } ?? configuration.allowlist
+        if allowed == configuration.allowlist {
+            text += "Allowed operations: \(configuration.allowlist). "
+        } else {
+            text += "Allowed operations: \(allowed.operations.isEmpty ? "none" : allowed.description) (your access token's scopes narrow "
+                + "the server's \(configuration.allowlist)). "
+        }
+        text += "Start with \(names.name("describe_schema")) "
         text += "(on a large schema it gives a catalog a page at a time; search finds tables by words); "
         text += "use \(names.name("query")) for reads (one statement, bind values with params), "
         text += "\(names.name("aggregate")) for counts and sums, \(names.name("export")) for a whole result as CSV or JSON Lines. "
         text += "Every answer fits \(configuration.limits.maxResultBytes) bytes; reads return at most \(configuration.limits.maxRows) rows "
         text += "(truncated: true beyond, truncated_by says which limit, next_cursor continues; long values are clipped). "
-        if configuration.allowlist.allowsWrites, configuration.confirmsDestructiveWrites {
+        if allowed.allowsWrites, configuration.confirmsDestructiveWrites {
             text += "Destructive writes need the user's confirmation."
         }
         return Echo.clipped(text, to: budget.available / 2)
