@@ -1,3 +1,4 @@
+import SwiftDBAIPrimitives
 /// Where `--http HOST:PORT` listens: `127.0.0.1:8080`, `localhost:8080`, `[::1]:8080`,
 /// `0.0.0.0:8080`. Port 0 picks a free port (the log says which).
 public struct HTTPListenAddress: Sendable, Hashable, CustomStringConvertible {
@@ -46,24 +47,10 @@ public struct HTTPListenAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// True for `localhost`, 127.0.0.0/8 and `::1`: only this machine can connect.
     public var isLoopback: Bool {
-        Self.isLoopback(host: host)
+        LoopbackHost.contains(host)
     }
 
     public var description: String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-    }
-
-    /// True for a loopback host name or address (`localhost`, 127.0.0.0/8, `::1`), without brackets.
-    static func isLoopback(host: String) -> Bool {
-        let name = HTTPText.lowercased(host)
-        if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" || name == "0:0:0:0:0:0:0:1" {
-            return true
-        }
-        let parts = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 4, parts.allSatisfy({ part in
-            !part.isEmpty && part.count <= 3 && part.allSatisfy { (0x30...0x39).contains($0) }
-                && part.reduce(0) { $0 * 10 + Int($1 - 0x30) } <= 255
-        }) else { return false }
-        return parts[0].elementsEqual("127".utf8)
     }
 }

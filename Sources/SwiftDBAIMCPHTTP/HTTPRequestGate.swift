@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SwiftDBAIMCPKernel
+import SwiftDBAIPrimitives
 
 /// The checks every HTTP request passes before MCP sees it, in order:
 ///
@@ -84,7 +85,7 @@ struct HTTPRequestGate: Sendable {
         if options.allowedOrigins.contains(normalized) { return true }
         guard normalized.hasPrefix("http://") || normalized.hasPrefix("https://"),
               let host = HTTPOrigin.host(of: normalized) else { return false }
-        return HTTPListenAddress.isLoopback(host: host)
+        return LoopbackHost.contains(host)
     }
 
     /// True when a `Host` header (`name[:port]`, `[v6][:port]`) names this machine.
@@ -101,7 +102,7 @@ struct HTTPRequestGate: Sendable {
             guard colon == bytes.endIndex || isPort(bytes[bytes.index(after: colon)...]) else { return false }
             host = Substring(bytes[..<colon]).utf8
         }
-        return !host.isEmpty && HTTPListenAddress.isLoopback(host: String(Substring(host)))
+        return !host.isEmpty && LoopbackHost.contains(String(Substring(host)))
     }
 
     private static func isPort(_ bytes: some Collection<UInt8>) -> Bool {

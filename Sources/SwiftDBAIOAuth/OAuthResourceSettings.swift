@@ -41,18 +41,14 @@ public struct OAuthResourceSettings: Sendable {
     }
 
     private static func check(_ text: String, flag: String) throws(OAuthConfigurationError) {
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              let host = components.host, !host.isEmpty
-        else {
+        guard let components = URLComponents(string: text), components.scheme != nil, let host = components.host, !host.isEmpty else {
             throw .invalidURL(flag: flag, value: text, reason: "it is not an absolute URL")
         }
         guard components.query == nil, components.fragment == nil else {
             throw .invalidURL(flag: flag, value: text, reason: "it has a query or a fragment")
         }
-        switch scheme {
-        case "https": return
-        case "http" where OAuthURL.isLoopback(host: host): return
-        default: throw .invalidURL(flag: flag, value: text, reason: "it must be https (plain http only on a loopback host)")
+        guard OAuthURL.isSecure(text) else {
+            throw .invalidURL(flag: flag, value: text, reason: "it must be https (plain http only on a loopback host)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftDBAIPrimitives
 
 /// The URLs of OAuth discovery, derived from an issuer or a resource identifier.
 public enum OAuthURL {
@@ -43,14 +44,8 @@ public enum OAuthURL {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else { return false }
         switch components.scheme?.lowercased() {
         case "https": return true
-        case "http": return isLoopback(host: host)
+        case "http": return LoopbackHost.contains(host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")))
         default: return false
         }
-    }
-
-    /// True for `localhost`, 127.0.0.0/8 and `::1`.
-    static func isLoopback(host: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }

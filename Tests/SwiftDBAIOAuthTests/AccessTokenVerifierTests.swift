@@ -257,6 +257,7 @@ import SwiftDBAIPrimitives
         #expect(throws: OAuthConfigurationError.self) { try OAuthResourceSettings(issuer: "https://auth.example.com", resource: "https://db.example.com/mcp#x") }
         #expect(throws: OAuthConfigurationError.self) { try OAuthResourceSettings(issuer: "auth.example.com", resource: Self.resource) }
         #expect((try? OAuthResourceSettings(issuer: "http://127.0.0.1:9000", resource: "http://localhost:8080/mcp")) != nil)
+        #expect(throws: OAuthConfigurationError.self) { try OAuthResourceSettings(issuer: "http://127.0.0.1.evil.com", resource: Self.resource) }
     }
 }
 

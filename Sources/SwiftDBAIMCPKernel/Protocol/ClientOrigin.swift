@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import MCP
+import SwiftDBAIPrimitives
 
 /// How a request reached the server, as an audit record names its client: the transport, and
 /// for HTTP the session, a digest of the static bearer token (never the token), or the caller
@@ -28,6 +29,6 @@ package struct ClientOrigin: Sendable, Hashable {
 
     /// The hexadecimal SHA-256 of a token.
     package static func digest(ofToken token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hexadecimal.string(SHA256.hash(data: Data(token.utf8)))
     }
 }
