@@ -268,7 +268,8 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     var printManifest = false
 
     /// The HTTP options, the token read from its variable; nil over stdio.
-    private func httpOptions() throws -> HTTPServeOptions? {
+    /// - Parameter masksColumns: the metadata masks a column (`dbai:unmask` is offered).
+    private func httpOptions(masksColumns: Bool) throws -> HTTPServeOptions? {
         guard let http else { return nil }
         var token: String?
         if let name = authTokenEnv {
@@ -278,11 +279,11 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         return try HTTPServeOptions(
             address: http, authToken: token, allowedOrigins: allowOrigin, maxSessions: maxSessions,
             sessionIdleTimeout: .seconds(sessionIdleTimeoutSeconds), maxRequestBytes: maxRequestBytes,
-            oauth: try oauthProtection())
+            oauth: try oauthProtection(masksColumns: masksColumns))
     }
 
     /// The resource server of `--oauth-issuer`; nil without it.
-    private func oauthProtection() throws -> OAuthProtection? {
+    private func oauthProtection(masksColumns: Bool) throws -> OAuthProtection? {
         guard let oauthIssuer, let publicURL else { return nil }
         var settings = try OAuthResourceSettings(issuer: oauthIssuer, resource: publicURL)
         settings.acceptedTokenTypes.formUnion(oauthTokenType.map(AccessTokenVerifier.mediaType))
@@ -295,7 +296,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             settings.introspectionClient = ClientCredentials(id: String(value[..<colon]), secret: String(value[value.index(after: colon)...]))
         }
         let verifier = AccessTokenVerifier(settings: settings, fetcher: AuthorizationServerFetcher())
-        return OAuthProtection(verifier: verifier, scopes: AccessScope.offered(by: allow))
+        return OAuthProtection(verifier: verifier, scopes: AccessScope.offered(by: allow, masksColumns: masksColumns))
     }
 
     func run() async throws {
@@ -307,8 +308,9 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         let server: DBAIServer
         let httpOptions: HTTPServeOptions?
         do {
-            httpOptions = try self.httpOptions()
-            server = try DBAIServer(configuration: try serverConfiguration())
+            let configuration = try serverConfiguration()
+            httpOptions = try self.httpOptions(masksColumns: configuration.metadata?.masksColumns ?? false)
+            server = try DBAIServer(configuration: configuration)
         } catch {
             throw Self.fail(error)
         }

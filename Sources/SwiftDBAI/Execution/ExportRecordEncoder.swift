@@ -8,10 +8,14 @@ struct ExportRecordEncoder {
     /// The keys of a JSON Lines record: the column names, repeated ones made unique.
     private let keys: [[UInt8]]
     private let names: [String]
+    /// The statement's result column of each record field.
+    private let sources: [Int32]
 
-    init(format: ExportFormat, columnNames: [String]) {
+    /// - Parameter sources: the result column of each name (by default, the first ones in order).
+    init(format: ExportFormat, columnNames: [String], sources: [Int]? = nil) {
         self.format = format
         names = columnNames
+        self.sources = (sources ?? Array(columnNames.indices)).map { Int32($0) }
         var seen: [String: Int] = [:]
         var unique: [String] = []
         for name in columnNames {
@@ -43,7 +47,7 @@ struct ExportRecordEncoder {
         case .csv:
             for column in 0..<keys.count {
                 if column > 0 { bytes.append(UInt8(ascii: ",")) }
-                csvField(handle, Int32(column), into: &bytes)
+                csvField(handle, sources[column], into: &bytes)
             }
             bytes.append(contentsOf: [13, 10])
         case .jsonLines:
@@ -52,7 +56,7 @@ struct ExportRecordEncoder {
                 if column > 0 { bytes.append(UInt8(ascii: ",")) }
                 bytes.append(contentsOf: keys[column])
                 bytes.append(UInt8(ascii: ":"))
-                jsonValue(handle, Int32(column), into: &bytes)
+                jsonValue(handle, sources[column], into: &bytes)
             }
             bytes.append(contentsOf: [UInt8(ascii: "}"), 10])
         }

@@ -22,6 +22,10 @@ struct ResultReader {
     /// otherwise, as for the preview of a write (which must show what it will change), the first
     /// row is kept whatever its size.
     var refusesOversizedRows = true
+    /// Result columns left out: those that come straight from a hidden column (`SELECT *`,
+    /// ``ClassifiedStatement/hiddenResultColumns``); a hidden column read inside an expression
+    /// is NULL already (``ColumnMaskAuthorizer``).
+    var omittedColumns: [Int] = []
 
     /// The smallest cell limit, whatever the budget and the number of columns.
     static let minimumCellBytes = 64
@@ -52,8 +56,10 @@ struct ResultReader {
         _ statement: Statement, sql: String, start: ContinuousClock.Instant = .now, after position: ResultPosition? = nil
     ) throws -> QueryResult {
         let handle = statement.sqliteStatement
-        let columnCount = statement.columnCount
-        let columns = (0..<columnCount).map { index in
+        let kept = omittedColumns.isEmpty
+            ? Array(0..<statement.columnCount) : (0..<statement.columnCount).filter { !omittedColumns.contains($0) }
+        let columnCount = kept.count
+        let columns = kept.map { index in
             QueryColumn(
                 name: statement.columnNames[index],
                 declaredType: sqlite3_column_decltype(handle, Int32(index)).map { String(cString: $0) })
@@ -87,7 +93,7 @@ struct ResultReader {
         var earlier = RowFingerprint()
         if let position {
             while skipped < position.offset, try cursor.next() != nil {
-                earlier.add((0..<columnCount).map { Self.value(handle, Int32($0), limit: cellLimit).0 })
+                earlier.add(kept.map { Self.value(handle, Int32($0), limit: cellLimit).0 })
                 skipped += 1
             }
         }
@@ -101,8 +107,8 @@ struct ResultReader {
             row.reserveCapacity(columnCount)
             var rowBytes = 1 + columnCount + (rows.isEmpty ? 0 : 1)  // brackets and commas
             var rowClipped: [ClippedCell] = []
-            for column in 0..<columnCount {
-                let (value, size, originalBytes) = Self.value(handle, Int32(column), limit: cellLimit)
+            for (column, index) in kept.enumerated() {
+                let (value, size, originalBytes) = Self.value(handle, Int32(index), limit: cellLimit)
                 row.append(value)
                 rowBytes += size
                 if let originalBytes {

@@ -13,7 +13,7 @@ extension SQLExecutor {
     /// - Throws: ``SwiftDBAIError`` when the database cannot be read at all.
     package func columnProfiles(in schema: DatabaseSchema, budget: Duration = .seconds(1)) async throws(SwiftDBAIError) -> [ColumnProfile] {
         let tables = schema.tables.filter { $0.kind == .table }.map { table in
-            (name: table.name, columns: table.columns.filter { $0.visibility != .hidden })
+            (name: table.name, columns: table.columns.filter { $0.visibility != .hidden && !$0.isMasked })
         }.filter { !$0.columns.isEmpty }
         guard !tables.isEmpty else { return [] }
         let deadline = StatementDeadline(timeout: min(budget, limits.timeout))

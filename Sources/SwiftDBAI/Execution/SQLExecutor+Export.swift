@@ -50,9 +50,10 @@ extension SQLExecutor {
         do {
             return try await reading { db in
                 try deadline.armed(on: db.sqliteConnection) {
-                    try Self.requireRead(try self.authorized(sql, in: db), arguments: arguments)
+                    let statement = try self.authorized(sql, in: db)
+                    try Self.requireRead(statement, arguments: arguments)
                     return try Self.write(
-                        sql, arguments: arguments, format: format, db: db, rowCap: rowCap,
+                        sql, arguments: arguments, format: format, db: db, rowCap: rowCap, omitting: statement.hiddenResultColumns,
                         sink: ExportSink(descriptor: descriptor, chunkBytes: chunkBytes, maxBytes: maxBytes))
                 }
             }
@@ -68,17 +69,19 @@ extension SQLExecutor {
     }
 
     private static func write(
-        _ sql: String, arguments: SQLArguments, format: ExportFormat, db: Database, rowCap: Int?, sink: ExportSink
+        _ sql: String, arguments: SQLArguments, format: ExportFormat, db: Database, rowCap: Int?,
+        omitting omitted: [Int], sink: ExportSink
     ) throws -> ExportSummary {
         let start = ContinuousClock.now
         let statement = try preparedRead(sql, arguments: arguments, db: db)
         let handle = statement.sqliteStatement
-        let columns = (0..<statement.columnCount).map { index in
+        let kept = (0..<statement.columnCount).filter { !omitted.contains($0) }
+        let columns = kept.map { index in
             QueryColumn(
                 name: statement.columnNames[index],
                 declaredType: sqlite3_column_decltype(handle, Int32(index)).map { String(cString: $0) })
         }
-        let encoder = ExportRecordEncoder(format: format, columnNames: columns.map(\.name))
+        let encoder = ExportRecordEncoder(format: format, columnNames: columns.map(\.name), sources: kept)
         var sink = sink
         var record: [UInt8] = []
         record.reserveCapacity(4096)

@@ -59,7 +59,10 @@ extension SQLExecutor {
         do {
             return try await reading { db in
                 try deadline.armed(on: db.sqliteConnection) {
-                    try Self.requireRead(try self.authorized(sql, in: db), arguments: arguments)
+                    let statement = try self.authorized(sql, in: db)
+                    try Self.requireRead(statement, arguments: arguments)
+                    var reader = reader
+                    reader.omittedColumns = statement.hiddenResultColumns
                     var result = try self.fetch(sql, arguments: arguments, reader: reader, db: db, after: position)
                     if result.next != nil || position != nil {
                         let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0

@@ -16,7 +16,7 @@ extension SQLExecutor {
     ) async throws(SwiftDBAIError) -> [ValueMatch] {
         guard !phrases.isEmpty else { return [] }
         let places = schema.tables.filter { $0.kind == .table }.flatMap { table in
-            table.columns.filter { $0.visibility != .hidden && Self.mayHoldText($0.declaredType) }.map { (table.name, $0.name) }
+            table.columns.filter { $0.visibility != .hidden && !$0.isMasked && Self.mayHoldText($0.declaredType) }.map { (table.name, $0.name) }
         }
         let deadline = StatementDeadline(timeout: min(budget, limits.timeout))
         return try await access { db in

@@ -98,7 +98,8 @@ extension SQLExecutor {
                     // One snapshot for the rows shown and the digest the confirmation is bound to.
                     var preview: WritePreview?
                     try db.inTransaction(.deferred) {
-                        let schema = try self.schemaCache.current(db).schema
+                        let entry = try self.schemaCache.current(db)
+                        let schema = entry.schema
                         var made = WritePreview(
                             rowsAffected: run.result.rowsAffected, affectedRows: nil,
                             signature: ChangeSignature(
@@ -107,7 +108,8 @@ extension SQLExecutor {
                         if let target {
                             // An insert shows the rows it would overwrite (REPLACE on the rowid).
                             let rowIDs = classified[0].operation == .insert ? run.insertedRowIDs[target] : run.changedRowIDs[target]
-                            made.affectedRows = try self.rows(of: target, rowIDs: rowIDs ?? [], cap: cap, schema: schema, db: db)
+                            made.affectedRows = try self.rows(
+                                of: target, rowIDs: rowIDs ?? [], cap: cap, schema: schema, protection: entry.protection, db: db)
                         }
                         preview = made
                         return .commit
@@ -337,14 +339,27 @@ extension SQLExecutor {
     }
 
     /// The rows of a rowid table with the given rowids, at most `cap`, long values clipped.
-    private func rows(of table: String, rowIDs: [Int64], cap: Int, schema: DatabaseSchema, db: Database) throws -> QueryResult? {
+    /// A masked column shows as NULL unless the policy reveals it; a hidden one is left out.
+    private func rows(
+        of table: String, rowIDs: [Int64], cap: Int, schema: DatabaseSchema, protection: ProtectedColumns, db: Database
+    ) throws -> QueryResult? {
         guard let described = schema.table(named: table), described.kind == .table, !described.isWithoutRowID else { return nil }
         let ids = Array(rowIDs.prefix(cap))
         let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-        let sql = "SELECT * FROM main.\(SQLIdentifier.quote(described.name)) WHERE rowid IN (\(placeholders)) ORDER BY rowid"
+        let shown = described.columns.filter { $0.visibility != .hidden && !protection.isHidden(described.name, $0.name) }
+        var selected = "*"
+        if !protection.isEmpty {
+            // Runs on the writing connection, which has no masking authorizer: the statement masks.
+            let reveals = policy.columnProtection.revealsMasked
+            selected = shown.map { column in
+                let name = SQLIdentifier.quote(column.name)
+                return !reveals && protection.isMasked(described.name, column.name) ? "NULL AS \(name)" : name
+            }.joined(separator: ", ")
+        }
+        let sql = "SELECT \(selected) FROM main.\(SQLIdentifier.quote(described.name)) WHERE rowid IN (\(placeholders)) ORDER BY rowid"
         guard !ids.isEmpty else {
             return QueryResult(
-                columns: described.columns.filter { $0.visibility == .normal }
+                columns: shown.filter { $0.visibility == .normal }
                     .map { QueryColumn(name: $0.name, declaredType: $0.declaredType) },
                 rows: [], sql: sql)
         }

@@ -109,7 +109,7 @@ public final class SQLExecutor: Sendable {
                 configuration: DatabaseOpener.configuration(
                     readOnly: true, busyTimeout: limits.busyTimeout.seconds, maxValueBytes: limits.maxValueBytes,
                     extensions: extensions),
-                capacity: Self.concurrentReads)
+                capacity: Self.concurrentReads, masksColumns: !policy.columnProtection.isEmpty)
             : nil
         gate = TurnQueue(maxShared: isFile ? Self.concurrentReads : 1)
         guard readsSchemaNow else { return }
@@ -152,6 +152,14 @@ public final class SQLExecutor: Sendable {
     public func allowing(_ operations: Set<SQLOperation>) -> SQLExecutor {
         var policy = policy
         policy.allowlist = OperationAllowlist(policy.allowlist.operations.intersection(operations))
+        return SQLExecutor(sharing: self, policy: policy, delegate: delegate, journal: journal)
+    }
+
+    /// The same executor, reading the policy's masked columns in the clear (a caller granted
+    /// `dbai:unmask`): ``ColumnProtection/revealsMasked``. Hidden columns stay hidden.
+    public func revealingMaskedColumns() -> SQLExecutor {
+        var policy = policy
+        policy.columnProtection.revealsMasked = true
         return SQLExecutor(sharing: self, policy: policy, delegate: delegate, journal: journal)
     }
 
@@ -267,8 +275,9 @@ public final class SQLExecutor: Sendable {
 
     /// The classified and authorized statement, compiled against the connection's current schema.
     func authorized(_ sql: String, in db: Database) throws -> ClassifiedStatement {
-        let statement = try schemaCache.classify(sql, in: db)
+        let (statement, protection) = try schemaCache.classifyProtected(sql, in: db)
         try policy.authorize(statement)
+        try protection.authorize(statement, revealsMasked: policy.columnProtection.revealsMasked)
         return statement
     }
 
@@ -287,6 +296,18 @@ public final class SQLExecutor: Sendable {
     /// its turn among the executor's accesses.
     func reading<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await gate.run(.shared) {
+            if !policy.columnProtection.isEmpty {
+                // Only a connection with the masking authorizer may read: never the writer.
+                guard let readers else {
+                    throw SwiftDBAIError.cannotOpen(
+                        path: writer.path,
+                        reason: "masked or hidden columns need a database file (they are read through connections of their own)")
+                }
+                let reveals = policy.columnProtection.revealsMasked
+                return try await readers.read(body) { db in
+                    try self.schemaCache.current(db).readMask(revealingMasked: reveals)
+                }
+            }
             if let readers { return try await readers.read(body, fallback: writer) }
             return try await writer.queue().read(body)
         }

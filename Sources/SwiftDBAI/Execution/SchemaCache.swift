@@ -14,6 +14,23 @@ final class SchemaCache: Sendable {
         let schema: DatabaseSchema
         let classifier: SQLStatementClassifier
         let visibleSchema: DatabaseSchema
+        /// The policy's masked and hidden columns, resolved against ``schema``.
+        let protection: ProtectedColumns
+        /// What reading connections read as NULL: hidden columns only, or masked ones too.
+        private let masks: (revealed: ColumnReadMask, masked: ColumnReadMask)
+
+        init(schema: DatabaseSchema, classifier: SQLStatementClassifier, visibleSchema: DatabaseSchema, protection: ProtectedColumns) {
+            self.schema = schema
+            self.classifier = classifier
+            self.visibleSchema = visibleSchema
+            self.protection = protection
+            masks = (protection.ignoredReads(revealingMasked: true), protection.ignoredReads(revealingMasked: false))
+        }
+
+        /// The columns a read access reads as NULL.
+        func readMask(revealingMasked: Bool) -> ColumnReadMask {
+            revealingMasked ? masks.revealed : masks.masked
+        }
     }
 
     private let policy: SafetyPolicy
@@ -44,14 +61,19 @@ final class SchemaCache: Sendable {
     ///
     /// - Throws: ``SQLRejection``, ``SwiftDBAIError`` or a GRDB `DatabaseError`.
     func classify(_ sql: String, in db: Database) throws -> ClassifiedStatement {
+        try classifyProtected(sql, in: db).statement
+    }
+
+    /// ``classify(_:in:)``, with the masked and hidden columns of the same schema.
+    func classifyProtected(_ sql: String, in db: Database) throws -> (statement: ClassifiedStatement, protection: ProtectedColumns) {
         let entry = try current(db)
-        if let known = state.withLock({ $0.classified[sql] }) { return known }
+        if let known = state.withLock({ $0.classified[sql] }) { return (known, entry.protection) }
         let statement = try entry.classifier.classify(sql)
         state.withLock { state in
             if state.classified.count >= Self.classifiedCapacity { state.classified.removeAll(keepingCapacity: true) }
             state.classified[sql] = statement
         }
-        return statement
+        return (statement, entry.protection)
     }
 
     /// The entry for the schema the connection currently sees, refreshed when it changed.
@@ -71,11 +93,13 @@ final class SchemaCache: Sendable {
         } else {
             schema = try introspector.introspect(db)
         }
+        let protection = ProtectedColumns(policy.columnProtection, schema: schema)
         let classifier = try SQLStatementClassifier(
             schema: schema, isVisible: policy.mayHideTables ? { [policy] in policy.isVisible($0) } : nil,
-            extensions: extensions)
+            protection: protection, extensions: extensions)
         let fresh = Entry(
-            schema: schema, classifier: classifier, visibleSchema: schema.visible(to: classifier.visibleTableNames))
+            schema: schema, classifier: classifier,
+            visibleSchema: schema.visible(to: classifier.visibleTableNames).protected(by: protection), protection: protection)
         state.withLock { state in
             state.entry = fresh
             state.classified.removeAll()

@@ -15,6 +15,12 @@ public struct ClassifiedStatement: Sendable, Hashable {
     /// columns; table-valued pragma functions are not tables. Reads made by triggers are not
     /// included; a write's reads include the parent rows its foreign keys check.
     public var columnsRead: [String: Set<String>] = [:]
+    /// Tables whose columns an introspection PRAGMA lists (`PRAGMA table_info(t)`,
+    /// `pragma_table_info(?)`: every table, since the argument is known only when it runs).
+    public var tablesDescribed: Set<String> = []
+    /// The result columns that come straight from a hidden column (``ColumnProtection``), left
+    /// out of what is returned.
+    var hiddenResultColumns: [Int] = []
     /// Tables written and how, including writes made by triggers and foreign-key actions.
     public var tablesWritten: [String: Set<SQLOperation>]
     /// True when SQLite reports the statement makes no direct change to the database file.

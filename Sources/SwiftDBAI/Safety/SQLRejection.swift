@@ -35,6 +35,9 @@ public struct SQLRejection: Error, Sendable, Hashable, CustomStringConvertible {
         case writeNotAllowed = "write_not_allowed"
         /// `update`/`delete` without a filter, and `all_rows` not given.
         case missingFilter = "missing_filter"
+        /// A write that reads a masked column, or a statement that reaches a hidden column's
+        /// definition (``ColumnProtection``).
+        case columnNotAllowed = "column_not_allowed"
         /// A custom ``QueryValidator`` refused the statement.
         case validatorRejected = "validator_rejected"
     }

@@ -1,15 +1,19 @@
 import GRDBSQLite
 
 extension SQLStatementClassifier {
-    /// The canonical names of the tables and views that `isVisible` accepts, without the views
-    /// that read a table it refuses (directly or through other views): such a view could never
-    /// be read, and its definition would name what is hidden.
-    func visibleTables(_ isVisible: (String) -> Bool) -> Set<String> {
-        let named = Set(schema.tables.filter { isVisible($0.name) }.map(\.name))
+    /// The canonical names of the tables and views that `isVisible` accepts, without the tables
+    /// `protection` hides and the views that read a table it refuses or a hidden column (directly
+    /// or through other views): such a view could never be read, and its definition would name
+    /// what is hidden.
+    func visibleTables(_ isVisible: (String) -> Bool, protection: ProtectedColumns = .none) -> Set<String> {
+        let named = Set(schema.tables.filter { isVisible($0.name) && !protection.hiddenTables.contains($0.name) }.map(\.name))
         var visible = named
         for view in schema.tables where view.kind == .view && named.contains(view.name) {
-            let reads = try? classifyWithoutLock("SELECT * FROM main.\(SQLIdentifier.quote(view.name))").tablesRead
-            if reads.map({ !$0.isSubset(of: named) }) ?? true {
+            let reads = try? classifyWithoutLock("SELECT * FROM main.\(SQLIdentifier.quote(view.name))")
+            let readsHidden = reads.map { statement in
+                statement.columnsRead.contains { table, columns in columns.contains { protection.isHidden(table, $0) } }
+            } ?? true
+            if reads.map({ !$0.tablesRead.isSubset(of: named) }) ?? true || readsHidden {
                 visible.remove(view.name)
             }
         }

@@ -36,6 +36,8 @@ public final class SQLStatementClassifier: @unchecked Sendable {
     /// The visible tables alone (no triggers, no foreign keys), where names are resolved first.
     private var visibleReplica: SchemaReplica?
     private let recorder = AuthorizerRecorder()
+    /// The policy's masked and hidden columns, resolved against ``schema``.
+    private let protection: ProtectedColumns
 
     /// Functions with side effects outside the database, or that can reconfigure SQLite.
     static let forbiddenFunctions: Set<String> = [
@@ -81,19 +83,31 @@ public final class SQLStatementClassifier: @unchecked Sendable {
     ///   so that their functions and virtual-table modules compile as they do on the database.
     /// - Throws: ``SwiftDBAIError/cannotOpen(path:reason:)`` if the private connection cannot open,
     ///   ``SwiftDBAIError/extensionNotLoaded(path:reason:)`` if an extension does not load.
-    public init(
+    public convenience init(
         schema: DatabaseSchema, isVisible: ((String) -> Bool)? = nil, extensions: [SQLiteExtension] = []
     ) throws(SwiftDBAIError) {
+        try self.init(schema: schema, isVisible: isVisible, protection: .none, extensions: extensions)
+    }
+
+    /// As ``init(schema:isVisible:extensions:)``, with hidden columns left out of the names
+    /// statements resolve against (a statement naming one fails as if it did not exist), and the
+    /// views that read one hidden.
+    init(
+        schema: DatabaseSchema, isVisible: ((String) -> Bool)?, protection: ProtectedColumns, extensions: [SQLiteExtension]
+    ) throws(SwiftDBAIError) {
         self.schema = schema
+        self.protection = protection
         self.replica = try SchemaReplica(schema: schema, extensions: extensions)
         recorder.install(on: replica.connection)
-        if let isVisible {
-            let visible = visibleTables(isVisible)
-            if visible.count < schema.tables.count {
-                visibleTableNames = visible
-                visibleReplica = try SchemaReplica(
-                    schema: schema.restricted(to: visible), resolvesNamesOnly: true, extensions: extensions)
-            }
+        guard isVisible != nil || !protection.isEmpty else { return }
+        let visible = visibleTables(isVisible ?? { _ in true }, protection: protection)
+        if visible.count < schema.tables.count {
+            visibleTableNames = visible
+        }
+        if visible.count < schema.tables.count || !protection.hidden.isEmpty {
+            visibleReplica = try SchemaReplica(
+                schema: schema.restricted(to: visible).protected(by: protection), resolvesNamesOnly: true,
+                extensions: extensions)
         }
     }
 
@@ -149,6 +163,8 @@ public final class SQLStatementClassifier: @unchecked Sendable {
         var isExplain: Bool
         var columnCount: Int
         var parameterNames: [String?]
+        /// The result columns that come straight from a hidden column (`SELECT *`).
+        var hiddenResultColumns: [Int] = []
     }
 
     private func compile(_ sql: String) throws(SQLRejection) -> CompiledStatement {
@@ -170,7 +186,7 @@ public final class SQLStatementClassifier: @unchecked Sendable {
             }
             defer { sqlite3_finalize(statement) }
             let parameterCount = Int(sqlite3_bind_parameter_count(statement))
-            let compiled = CompiledStatement(
+            var compiled = CompiledStatement(
                 actions: recorder.actions,
                 isReadOnly: sqlite3_stmt_readonly(statement) != 0,
                 isExplain: sqlite3_stmt_isexplain(statement) != 0,
@@ -178,6 +194,7 @@ public final class SQLStatementClassifier: @unchecked Sendable {
                 parameterNames: (0..<parameterCount).map { index in
                     sqlite3_bind_parameter_name(statement, Int32(index + 1)).map { String(cString: $0) }
                 })
+            compiled.hiddenResultColumns = hiddenResultColumns(of: statement, count: compiled.columnCount)
             if let tail, Self.holdsAnotherStatement(tail, connection: connection) {
                 return .failure(SQLRejection(
                     .multipleStatements,
@@ -186,6 +203,17 @@ public final class SQLStatementClassifier: @unchecked Sendable {
             return .success(compiled)
         }
         return try result.get()
+    }
+
+    /// The result columns whose origin is a hidden column: where the real connection reads it
+    /// as NULL, the copy of the schema still tells where each column comes from.
+    private func hiddenResultColumns(of statement: OpaquePointer, count: Int) -> [Int] {
+        guard !protection.hidden.isEmpty else { return [] }
+        return (0..<count).filter { index in
+            guard let table = sqlite3_column_table_name(statement, Int32(index)),
+                  let column = sqlite3_column_origin_name(statement, Int32(index)) else { return false }
+            return protection.isHidden(String(cString: table), String(cString: column))
+        }
     }
 
     /// True when the text after the first statement holds anything but white space and comments.
@@ -203,6 +231,7 @@ public final class SQLStatementClassifier: @unchecked Sendable {
         try Self.refuseMaintenance(compiled.actions)
         var tablesRead: Set<String> = []
         var columnsRead: [String: Set<String>] = [:]
+        var tablesDescribed: Set<String> = []
         var tablesWritten: [String: Set<SQLOperation>] = [:]
         var directOperation: SQLOperation?
 
@@ -215,7 +244,9 @@ public final class SQLStatementClassifier: @unchecked Sendable {
                 try requireMainDatabase(action)
                 guard let name = action.first else { continue }
                 if isCommonTableExpressionCount(action, name: name) { continue }
-                tablesRead.formUnion(try readableObjects(named: name))
+                let objects = try readableObjects(named: name)
+                tablesRead.formUnion(objects)
+                if SQLIdentifier.foldCase(name).hasPrefix("pragma_") { tablesDescribed.formUnion(objects) }
                 // A read through a view reads the view too: a view that is not allowed cannot be
                 // used, even over allowed tables.
                 if let source = action.source, let view = schema.table(named: source), view.kind == .view {
@@ -251,7 +282,9 @@ public final class SQLStatementClassifier: @unchecked Sendable {
 
             case SQLITE_PRAGMA:
                 try requireMainDatabase(action)
-                tablesRead.formUnion(try allowedPragma(action))
+                let described = try allowedPragma(action)
+                tablesRead.formUnion(described)
+                tablesDescribed.formUnion(described)
 
             case SQLITE_FUNCTION:
                 let name = SQLIdentifier.foldCase(action.second ?? "")
@@ -304,6 +337,8 @@ public final class SQLStatementClassifier: @unchecked Sendable {
             isReadOnly: compiled.isReadOnly, columnCount: compiled.columnCount,
             parameterCount: compiled.parameterNames.count, parameterNames: compiled.parameterNames)
         classified.columnsRead = columnsRead
+        classified.tablesDescribed = tablesDescribed
+        classified.hiddenResultColumns = compiled.hiddenResultColumns
         return classified
     }
 

@@ -15,16 +15,19 @@ public struct SafetyPolicy: Sendable {
     public var mutationPolicy: MutationPolicy
     /// Custom checks, run in order after the allowlist and mutation policy.
     public var validators: [any QueryValidator]
+    /// Masked and hidden columns; none by default.
+    public var columnProtection: ColumnProtection
 
     /// Creates a policy. The default is read-only with no table restriction.
     public init(
         allowlist: OperationAllowlist = .readOnly,
         mutationPolicy: MutationPolicy = .default,
-        validators: [any QueryValidator] = []
+        validators: [any QueryValidator] = [], columnProtection: ColumnProtection = ColumnProtection()
     ) {
         self.allowlist = allowlist
         self.mutationPolicy = mutationPolicy
         self.validators = validators
+        self.columnProtection = columnProtection
     }
 
     /// Throws when the statement may not run under this policy.

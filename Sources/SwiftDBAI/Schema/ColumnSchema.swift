@@ -28,6 +28,9 @@ public struct ColumnSchema: Sendable, Hashable, Codable {
     /// statement, or from ``SchemaDescriptions`` (which take precedence). Nil when neither says.
     public var description: String?
 
+    /// True when the column is masked for the caller (``ColumnProtection``): it reads as NULL.
+    public var isMasked: Bool = false
+
     /// True for generated columns, which cannot be written.
     public var isGenerated: Bool { visibility == .generatedVirtual || visibility == .generatedStored }
 
@@ -43,5 +46,34 @@ public struct ColumnSchema: Sendable, Hashable, Codable {
         self.defaultValue = defaultValue
         self.primaryKeyPosition = primaryKeyPosition
         self.visibility = visibility
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, declaredType, isNotNull, defaultValue, primaryKeyPosition, visibility, description, isMasked
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try container.decode(String.self, forKey: .name),
+            declaredType: try container.decode(String.self, forKey: .declaredType),
+            isNotNull: try container.decode(Bool.self, forKey: .isNotNull),
+            defaultValue: try container.decodeIfPresent(String.self, forKey: .defaultValue),
+            primaryKeyPosition: try container.decodeIfPresent(Int.self, forKey: .primaryKeyPosition),
+            visibility: try container.decode(Visibility.self, forKey: .visibility),
+            description: try container.decodeIfPresent(String.self, forKey: .description))
+        isMasked = try container.decodeIfPresent(Bool.self, forKey: .isMasked) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(declaredType, forKey: .declaredType)
+        try container.encode(isNotNull, forKey: .isNotNull)
+        try container.encodeIfPresent(defaultValue, forKey: .defaultValue)
+        try container.encodeIfPresent(primaryKeyPosition, forKey: .primaryKeyPosition)
+        try container.encode(visibility, forKey: .visibility)
+        try container.encodeIfPresent(description, forKey: .description)
+        if isMasked { try container.encode(isMasked, forKey: .isMasked) }
     }
 }

@@ -25,3 +25,39 @@ extension DatabaseSchema {
             shadowTableOwners: shadowTableOwners.filter { visibleNames.contains($0.value) }, triggers: [])
     }
 }
+
+extension DatabaseSchema {
+    /// The schema without its hidden columns (nor the indexes and foreign keys that use them; a
+    /// table's `CREATE` text written anew from what is left) and with its masked columns marked.
+    func protected(by protection: ProtectedColumns) -> DatabaseSchema {
+        guard !protection.isEmpty else { return self }
+        var schema = self
+        for position in schema.tables.indices {
+            var table = schema.tables[position]
+            for column in table.columns.indices where protection.isMasked(table.name, table.columns[column].name) {
+                table.columns[column].isMasked = true
+            }
+            let hidden = protection.hiddenColumns(of: table.name)
+            let keys = table.foreignKeys.filter { key in
+                !key.columns.contains { hidden.contains(SQLIdentifier.foldCase($0)) }
+                    && !key.referencedColumns.contains { protection.isHidden(key.referencedTable, $0) }
+            }
+            if !hidden.isEmpty || keys.count != table.foreignKeys.count {
+                table.columns.removeAll { hidden.contains(SQLIdentifier.foldCase($0.name)) }
+                table.indexes.removeAll { index in
+                    index.terms.contains { $0.isExpression } || index.columns.contains { hidden.contains(SQLIdentifier.foldCase($0)) }
+                }
+                table.foreignKeys = keys
+                if table.kind == .table {
+                    var regenerated = table
+                    regenerated.rowCount = nil
+                    regenerated.description = nil
+                    for column in regenerated.columns.indices { regenerated.columns[column].description = nil }
+                    table.sql = String(SchemaDescriber().ddl(for: regenerated).dropLast())
+                }
+            }
+            schema.tables[position] = table
+        }
+        return schema
+    }
+}

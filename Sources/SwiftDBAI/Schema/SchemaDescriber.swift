@@ -37,7 +37,10 @@ public struct SchemaDescriber: Sendable {
         try schema.tables.map { table in
             var text = ddl(for: table)
             if sampleRowCount > 0, table.kind != .view {
-                let visible = table.columns.filter { $0.visibility != .hidden }.map { SQLIdentifier.quote($0.name) }
+                // A masked column's samples are NULL whoever reads: a prompt never holds its values.
+                let visible = table.columns.filter { $0.visibility != .hidden }.map { column in
+                    column.isMasked ? "NULL AS \(SQLIdentifier.quote(column.name))" : SQLIdentifier.quote(column.name)
+                }
                 let rows = try Row.fetchAll(db, sql: """
                     SELECT \(visible.isEmpty ? "*" : visible.joined(separator: ", ")) \
                     FROM main.\(SQLIdentifier.quote(table.name)) LIMIT \(sampleRowCount)
@@ -77,7 +80,7 @@ public struct SchemaDescriber: Sendable {
                 if key.onDelete != "NO ACTION" { line += " ON DELETE \(key.onDelete)" }
             }
             lines.append(line)
-            comments.append(column.description)
+            comments.append(column.isMasked ? [column.description, "masked: reads as NULL"].compactMap { $0 }.joined(separator: "; ") : column.description)
         }
         if primaryKey.count > 1 {
             lines.append("  PRIMARY KEY (\(primaryKey.map(SQLIdentifier.quote).joined(separator: ", ")))")

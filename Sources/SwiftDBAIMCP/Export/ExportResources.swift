@@ -26,7 +26,9 @@ struct ExportResources: Sendable {
     /// One chunk.
     ///
     /// - Throws: `ProtocolError.invalidParams` for an unknown or expired export or a bad chunk number.
-    func read(_ uri: String) throws -> [Resource.Content] {
+    /// - Parameter caller: the reader's person key (nil without OAuth): an OAuth caller's export
+    ///   is theirs alone.
+    func read(_ uri: String, caller: String? = nil) throws -> [Resource.Content] {
         let rest = String(uri.dropFirst(Self.prefix.count))
         let parts = rest.split(separator: "?", maxSplits: 1).map(String.init)
         let file = parts[0]
@@ -40,7 +42,7 @@ struct ExportResources: Sendable {
         let id = file.split(separator: ".").first.map(String.init) ?? file
         let export: ExportStore.Export
         do {
-            export = try store.export(id)
+            export = try store.export(id, caller: caller)
         } catch .expired {
             throw ProtocolError.invalidParams(detail: "The export \(Echo.clipped(file)) has expired and was removed: call the export tool again.")
         } catch {

@@ -16,6 +16,9 @@ final class ExportStore: Sendable {
         let expires: Date
         var uri: String { "sqlite://export/\(id).\(format.fileExtension)" }
         var path: String
+        /// The person key of the OAuth caller who made it (``CallerIdentity/personKey``): only
+        /// they read it back. Nil without OAuth (stdio, the static token).
+        var owner: String?
     }
 
     let settings: ExportSettings
@@ -54,11 +57,11 @@ final class ExportStore: Sendable {
     }
 
     /// Keeps a finished export, removing expired ones and the oldest beyond the size cap.
-    func keep(id: String, path: String, format: ExportFormat, summary: ExportSummary) -> Export {
+    func keep(id: String, path: String, format: ExportFormat, summary: ExportSummary, owner: String? = nil) -> Export {
         let now = clock()
         var export = Export(
             id: id, format: format, summary: summary, created: now,
-            expires: Date().addingTimeInterval(Double(settings.timeToLive.components.seconds)), path: path)
+            expires: Date().addingTimeInterval(Double(settings.timeToLive.components.seconds)), path: path, owner: owner)
         let evicted = state.withLock { state -> [Export] in
             state.kept += 1
             export.sequence = state.kept
@@ -95,8 +98,10 @@ final class ExportStore: Sendable {
         case expired
     }
 
-    /// The export of an id, if it is still kept.
-    func export(_ id: String) throws(Missing) -> Export {
+    /// The export of an id, if it is still kept and `caller` (a person key, nil without OAuth)
+    /// may read it: an export an OAuth caller made is theirs alone (it may hold columns they
+    /// may unmask); another caller is told it does not exist.
+    func export(_ id: String, caller: String? = nil) throws(Missing) -> Export {
         let now = clock()
         let found = state.withLock { state -> (Export?, Bool) in
             guard let export = state.exports[id] else { return (nil, false) }
@@ -110,7 +115,7 @@ final class ExportStore: Sendable {
             unlink(expired.path)
             throw .expired
         }
-        guard let export = found.0 else { throw .unknown }
+        guard let export = found.0, export.owner == nil || export.owner == caller else { throw .unknown }
         return export
     }
 

@@ -110,7 +110,24 @@ extension DatasetteMetadata {
                     throw fail(entry + ".columns", "must be a mapping of column names to descriptions")
                 }
                 for (name, value) in entries {
-                    if let description = try text(value, entry: "\(entry).columns.\(name)") { table.columns[name] = description }
+                    let path = "\(entry).columns.\(name)"
+                    guard let object = value as? [String: Any] else {
+                        if let description = try text(value, entry: path) { table.columns[name] = description }
+                        continue
+                    }
+                    if let unknown = object.keys.sorted().first(where: { !["description", "masked", "hidden"].contains($0) }) {
+                        throw fail("\(path).\(unknown)", "is not a key of a column (description, masked, hidden)")
+                    }
+                    if let description = try text(object["description"], entry: path + ".description") { table.columns[name] = description }
+                    for key in ["masked", "hidden"] {
+                        guard let flag = object[key], !(flag is NSNull) else { continue }
+                        guard let on = Self.bool(flag) else { throw fail("\(path).\(key)", "must be true or false") }
+                        if on, key == "masked" { table.maskedColumns.insert(name) }
+                        if on, key == "hidden" { table.hiddenColumns.insert(name) }
+                    }
+                    if table.maskedColumns.contains(name), table.hiddenColumns.contains(name) {
+                        throw fail(path, "a column is masked or hidden, not both (hidden: absent for everyone; masked: NULL without dbai:unmask)")
+                    }
                 }
             }
             return table

@@ -11,6 +11,10 @@ import SwiftDBAIChat
 ///       Album:
 ///         description: One row per release
 ///         columns: {Title: As printed on the cover}
+///       Customer:
+///         columns:
+///           Email: {masked: true, description: Where receipts go}
+///           Phone: {hidden: true}
 ///       Employee: {hidden: true}
 ///     queries:
 ///       albums_by_artist:
@@ -61,6 +65,13 @@ public struct DatasetteMetadata: Sendable, Hashable {
             })
         }
 
+        /// The columns the file masks or hides.
+        public var columnProtection: ColumnProtection {
+            ColumnProtection(
+                masked: tables.compactMapValues { $0.maskedColumns.isEmpty ? nil : $0.maskedColumns },
+                hidden: tables.compactMapValues { $0.hiddenColumns.isEmpty ? nil : $0.hiddenColumns })
+        }
+
         /// The tables the file hides.
         public var hiddenTables: [String] {
             tables.filter(\.value.hidden).map(\.key).sorted()
@@ -75,12 +86,21 @@ public struct DatasetteMetadata: Sendable, Hashable {
         public var columns: [String: String]
         /// True to hide it, and (unlike Datasette) make it unreadable.
         public var hidden: Bool
+        /// Columns that read as NULL to callers without `dbai:unmask` (`{masked: true}`).
+        public var maskedColumns: Set<String>
+        /// Columns absent for everyone (`{hidden: true}`).
+        public var hiddenColumns: Set<String>
 
         /// Creates a table entry.
-        public init(description: String? = nil, columns: [String: String] = [:], hidden: Bool = false) {
+        public init(
+            description: String? = nil, columns: [String: String] = [:], hidden: Bool = false,
+            maskedColumns: Set<String> = [], hiddenColumns: Set<String> = []
+        ) {
             self.description = description
             self.columns = columns
             self.hidden = hidden
+            self.maskedColumns = maskedColumns
+            self.hiddenColumns = hiddenColumns
         }
     }
 
@@ -105,6 +125,11 @@ public struct DatasetteMetadata: Sendable, Hashable {
             self.description = description
             self.write = write
         }
+    }
+
+    /// True when the file masks a column of some database (`dbai:unmask` is then offered).
+    public var masksColumns: Bool {
+        databases.values.contains { database in database.tables.values.contains { !$0.maskedColumns.isEmpty } }
     }
 
     /// Creates metadata.

@@ -10,12 +10,14 @@ import SwiftDBAIMCPKernel
 /// | `dbai:read` | reads, the schema, resources, prompts, completions, exports, `ask` |
 /// | `dbai:write` | `insert` and `update` |
 /// | `dbai:delete` | `delete` |
+/// | `dbai:unmask` | masked columns in the clear (offered when the metadata masks a column) |
 ///
-/// (`dbai:unmask`, for masked columns, comes with them: the metadata file cannot mask a column yet.)
+/// `ask` never unmasks: the model never sees a masked value, whoever asks.
 public enum AccessScope: String, Sendable, CaseIterable, Comparable {
     case read = "dbai:read"
     case write = "dbai:write"
     case delete = "dbai:delete"
+    case unmask = "dbai:unmask"
 
     /// The scope an operation needs.
     public init(_ operation: SQLOperation) {
@@ -26,9 +28,10 @@ public enum AccessScope: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    /// The scopes a server with this allowlist can grant, in order.
-    public static func offered(by allowlist: OperationAllowlist) -> [AccessScope] {
-        Set(allowlist.operations.map(AccessScope.init)).sorted()
+    /// The scopes a server with this allowlist can grant, in order; `dbai:unmask` when it masks
+    /// columns.
+    public static func offered(by allowlist: OperationAllowlist, masksColumns: Bool = false) -> [AccessScope] {
+        Set(allowlist.operations.map(AccessScope.init)).sorted() + (masksColumns ? [.unmask] : [])
     }
 
     /// The operations a caller may run: the allowlist's, narrowed to the caller's scopes

@@ -61,7 +61,8 @@ extension DBAIServer {
             if uri == ResultView.uri, showsApps(context.client, state(context.client)) {
                 return Self.cacheable(try Self.json(ReadResource.Result(contents: ResultView.read())), context, ttl: Self.staticListTTL)
             }
-            let contents = exportResources.handles(uri) ? try exportResources.read(uri) : try await resources.read(uri)
+            let contents = exportResources.handles(uri)
+                ? try exportResources.read(uri, caller: context.peer.channel.origin.caller?.personKey) : try await resources.read(uri)
             return Self.cacheable(try Self.json(ReadResource.Result(contents: contents)), context, ttl: 0)
         }
         let prompts = PromptCatalog(databases: databases, naming: configuration.toolNaming, budget: AnswerBudget(configuration.limits))

@@ -14,6 +14,7 @@ extension DBAIServer {
         let hasModel = configuration.languageModel != nil || client.supportsSampling
         let availability = availability(context, session)
         let granted = availability.granted
+        let revealsMasked = context.peer.channel.origin.caller?.scopes.contains(AccessScope.unmask.rawValue) ?? false
         let owner = ConversationStore.Owner(key: context.peer.channel.origin.caller?.personKey, granted: granted)
         let chat = hasModel ? ChatContext(
             conversations: session.conversations, peer: context.peer,
@@ -42,14 +43,17 @@ extension DBAIServer {
             return ToolCallContext(
                 database: database,
                 writes: WriteConfirmationFlow(
-                    executor: database.executor(granting: granted), tokens: session.tokens(for: database.name), confirmsDestructiveWrites: confirmsWrites,
+                    executor: database.executor(granting: granted, revealingMasked: revealsMasked), tokens: session.tokens(for: database.name),
+                    confirmsDestructiveWrites: confirmsWrites,
                     elicit: elicit, roundTrip: roundTrip, database: database.name, owner: owner.key, audit: attempt),
                 progress: progress,
                 chat: chat,
                 naming: naming,
                 exports: exports,
                 showsApps: showsApps,
-                granted: granted)
+                granted: granted,
+                revealsMasked: revealsMasked,
+                owner: owner.key)
         }
         let result: CallTool.Result
         do {

@@ -86,7 +86,7 @@ extension ServedDatabase {
             let policy = try policy(
                 configuration, schema: database.schema, database: source.name,
                 visible: visible?.tablesByDatabase[source.name], writable: writable?.tablesByDatabase[source.name],
-                hidden: entry?.hiddenTables ?? [])
+                hidden: entry?.hiddenTables ?? [], protection: entry?.columnProtection ?? ColumnProtection())
             let executor: SQLExecutor
             do {
                 executor = try SQLExecutor(database, policy: policy, descriptions: entry?.schemaDescriptions ?? SchemaDescriptions())
@@ -157,7 +157,14 @@ extension ServedDatabase {
                     file: file, entry: path,
                     reason: "the database \(database) has no table or view \(name) (it has: \(schema.tableNames.joined(separator: ", ")))")
             }
-            for column in table.columns.keys.sorted() where found.column(named: column) == nil {
+            let named = Set(table.columns.keys).union(table.maskedColumns).union(table.hiddenColumns)
+            if !table.maskedColumns.isEmpty || !table.hiddenColumns.isEmpty, found.kind == .view {
+                throw .metadata(
+                    file: file, entry: "\(path).columns",
+                    reason: "only a table's columns can be masked or hidden (\(found.name) is a \(found.kind.rawValue)); "
+                        + "protect the columns of the table it reads, and the \(found.kind.rawValue) follows")
+            }
+            for column in named.sorted() where found.column(named: column) == nil {
                 throw .metadata(
                     file: file, entry: "\(path).columns.\(column)",
                     reason: "\(found.name) has no column \(column) (it has: \(found.columns.map(\.name).joined(separator: ", ")))")
@@ -169,7 +176,7 @@ extension ServedDatabase {
     /// those the metadata hides) and the writable ones.
     private static func policy(
         _ configuration: DBAIServerConfiguration, schema: DatabaseSchema, database: String,
-        visible listed: [String]?, writable: [String]?, hidden: [String]
+        visible listed: [String]?, writable: [String]?, hidden: [String], protection: ColumnProtection
     ) throws(DBAIServerConfigurationError) -> SafetyPolicy {
         if let listed, listed.isEmpty { throw .noTableListed(database: database, available: schema.tableNames) }
         let hiddenNames = hidden.compactMap { schema.table(named: $0)?.name }
@@ -190,7 +197,8 @@ extension ServedDatabase {
             }
             mutationPolicy = .writableTables(writable)
         }
-        return SafetyPolicy(allowlist: configuration.allowlist, mutationPolicy: mutationPolicy, validators: validators)
+        return SafetyPolicy(
+            allowlist: configuration.allowlist, mutationPolicy: mutationPolicy, validators: validators, columnProtection: protection)
     }
 
     /// Canned queries may not take a built-in tool's name, nor each other's.
@@ -216,8 +224,10 @@ extension ServedDatabase {
 
 extension ServedDatabase {
     /// The database's executor, narrowed to the operations an OAuth caller's scopes grant
-    /// (nil: the server's own, unnarrowed).
-    func executor(granting granted: Set<SQLOperation>?) -> SQLExecutor {
-        granted.map { executor.allowing($0) } ?? executor
+    /// (nil: the server's own, unnarrowed), reading masked columns in the clear when the caller
+    /// was granted `dbai:unmask` (never otherwise: not over stdio, nor with the static token).
+    func executor(granting granted: Set<SQLOperation>?, revealingMasked: Bool = false) -> SQLExecutor {
+        let narrowed = granted.map { executor.allowing($0) } ?? executor
+        return revealingMasked && !executor.policy.columnProtection.masked.isEmpty ? narrowed.revealingMaskedColumns() : narrowed
     }
 }

@@ -78,7 +78,7 @@ struct ToolCallContext: Sendable {
     let database: ServedDatabase
     /// Runs every statement under the server's policy and limits, narrowed to what the caller
     /// may run (``granted``).
-    var executor: SQLExecutor { database.executor(granting: granted) }
+    var executor: SQLExecutor { database.executor(granting: granted, revealingMasked: revealsMasked) }
     /// Confirms destructive writes (elicitation, tokens) and runs them.
     let writes: WriteConfirmationFlow
     /// Sends `notifications/progress` for this request, when the client asked for them.
@@ -95,6 +95,10 @@ struct ToolCallContext: Sendable {
     var showsApps = false
     /// The operations an OAuth caller's scopes grant (``AccessScope``); nil for no narrowing.
     var granted: Set<SQLOperation>? = nil
+    /// The OAuth caller was granted `dbai:unmask`: masked columns read in the clear.
+    var revealsMasked = false
+    /// The OAuth caller's person key (``CallerIdentity/personKey``), whose exports are theirs alone.
+    var owner: String? = nil
 }
 
 /// What `ask` needs: its conversations and a way to start a new one with the session's model.

@@ -87,7 +87,7 @@ struct ExportTool: DatabaseTool {
             destination.store.discard(path: file.path)
             throw error
         }
-        let export = destination.store.keep(id: file.id, path: file.path, format: format, summary: summary)
+        let export = destination.store.keep(id: file.id, path: file.path, format: format, summary: summary, owner: context.owner)
         return output(export, file: written, naming: context.naming)
     }
 

@@ -80,6 +80,7 @@ extension ColumnSchema {
         if let defaultValue { object["default"] = .string(defaultValue) }
         if let primaryKeyPosition { object["primary_key_position"] = .int(primaryKeyPosition) }
         if let description { object["description"] = .string(description) }
+        if isMasked { object["masked"] = .bool(true) }
         return .object(object)
     }
 }
