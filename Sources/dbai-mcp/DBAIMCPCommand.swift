@@ -51,7 +51,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     var db: [DatabaseSource] = []
 
     @Option(name: .long, help: ArgumentHelp(
-        "A Datasette metadata file (JSON or YAML): descriptions of databases, tables and columns, hidden tables (hidden and unreadable), and canned queries served as tools.",
+        "A Datasette metadata file (JSON or YAML): descriptions of databases, tables and columns, hidden tables (hidden and unreadable), masked and hidden columns ({masked: true}, {hidden: true}), and canned queries served as tools.",
         valueName: "file"))
     var metadata: String?
 

@@ -132,14 +132,28 @@ struct ColumnProtectionTests {
         #expect(try database.contents() == before)
     }
 
-    @Test("writes that only set a masked column run; with dbai:unmask a write may filter on it")
+    @Test("a write may set a masked column, but not a unique one without dbai:unmask (a refused duplicate would tell)")
     func writesSettingMasked() async throws {
         let database = try ScratchDatabase(Self.script)
-        let executor = try executor(database, .unrestricted)
-        _ = try await executor.execute("INSERT INTO people(name, email) VALUES ('Cy', 'cy@new.example')")
-        _ = try await executor.execute("UPDATE people SET email = 'bob@new.example' WHERE id = 2")
-        #expect(try database.scalar("SELECT email FROM people WHERE id = 2", as: String.self) == "bob@new.example")
-        let outcome = try await executor.revealingMaskedColumns().execute("UPDATE people SET name = 'Annie' WHERE email LIKE 'ann%'")
+        let policy = SafetyPolicy(
+            allowlist: .unrestricted,
+            columnProtection: ColumnProtection(masked: ["people": ["email", "name"]], hidden: ["people": ["ssn"]]))
+        let executor = try SQLExecutor(path: database.path, policy: policy)
+        _ = try await executor.execute("UPDATE people SET name = 'Annie' WHERE id = 1")
+        #expect(try database.scalar("SELECT name FROM people WHERE id = 1", as: String.self) == "Annie")
+        _ = try await executor.execute("INSERT INTO orders(person_id, note) VALUES (2, 'second')")
+        for sql in [
+            "INSERT INTO people(name, email) VALUES ('Cy', 'ann@secret.example')",
+            "INSERT OR IGNORE INTO people(name, email) VALUES ('Cy', 'ann@secret.example')",
+            "UPDATE people SET email = 'ann@secret.example' WHERE id = 2",
+        ] {
+            let error = await caughtError { () async throws(SwiftDBAIError) in try await executor.execute(sql) }
+            #expect(error?.code.rawValue == "column_not_allowed", "\(sql): \(String(describing: error))")
+        }
+        #expect(try database.scalar("SELECT count(*) FROM people", as: Int.self) == 2)
+        let revealed = executor.revealingMaskedColumns()
+        _ = try await revealed.execute("INSERT INTO people(name, email) VALUES ('Cy', 'cy@new.example')")
+        let outcome = try await revealed.execute("UPDATE people SET email = 'ann@new.example' WHERE email LIKE 'ann%'")
         #expect(outcome.rowsAffected == 1)
     }
 

@@ -7,6 +7,9 @@ struct ProtectedColumns: Sendable, Hashable {
     private(set) var masked: [String: Set<String>] = [:]
     /// Hidden columns, folded column names by folded table name.
     private(set) var hidden: [String: Set<String>] = [:]
+    /// Masked columns a UNIQUE index or the primary key covers, by folded table name: writing
+    /// one would tell, by a constraint failure, whether a value is already there.
+    private(set) var uniqueMasked: [String: Set<String>] = [:]
     /// Canonical names of the tables hidden because they would give protected words away:
     /// full-text tables over a protected column, and then every `fts5vocab`/`fts4aux` table.
     private(set) var hiddenTables: Set<String> = []
@@ -32,6 +35,14 @@ struct ProtectedColumns: Sendable, Hashable {
         for (table, columns) in hidden {
             masked[table]?.subtract(columns)
             if masked[table]?.isEmpty == true { masked[table] = nil }
+        }
+        for table in schema.tables {
+            let key = SQLIdentifier.foldCase(table.name)
+            guard let columns = masked[key] else { continue }
+            var unique = Set(table.indexes.filter(\.isUnique).flatMap(\.columns).map(SQLIdentifier.foldCase))
+            unique.formUnion(table.primaryKey.map(SQLIdentifier.foldCase))
+            let covered = columns.intersection(unique)
+            if !covered.isEmpty { uniqueMasked[key] = covered }
         }
         let protectedNames = Set(masked.values.joined()).union(hidden.values.joined())
         for table in schema.tables where table.kind == .virtual {
@@ -115,6 +126,24 @@ struct ProtectedColumns: Sendable, Hashable {
         }
         let writes = statement.operation != .select || !statement.writeOperations.isEmpty
         guard writes else { return }
+        if !revealsMasked {
+            // A constraint failure would tell whether a masked value is already in the table.
+            if let table = statement.tablesWritten.keys.sorted().first(where: {
+                uniqueMasked[SQLIdentifier.foldCase($0)] != nil && statement.tablesWritten[$0]?.contains(.insert) == true
+            }), let column = uniqueMasked[SQLIdentifier.foldCase(table)]?.sorted().first {
+                throw SQLRejection(
+                    .columnNotAllowed,
+                    "Inserting into \(table) needs dbai:unmask: its masked column \(column) must be unique, and a refused duplicate would tell what it holds.")
+            }
+            for (table, columns) in statement.columnsSet.sorted(by: { $0.key < $1.key }) {
+                if let unique = uniqueMasked[SQLIdentifier.foldCase(table)],
+                   let column = columns.sorted().first(where: { unique.contains(SQLIdentifier.foldCase($0)) }) {
+                    throw SQLRejection(
+                        .columnNotAllowed,
+                        "Setting \(table).\(column) needs dbai:unmask: the masked column must be unique, and a refused duplicate would tell what it holds.")
+                }
+            }
+        }
         for (table, columns) in statement.columnsRead.sorted(by: { $0.key < $1.key }) {
             let key = SQLIdentifier.foldCase(table)
             let folded = Set(columns.map(SQLIdentifier.foldCase))

@@ -232,6 +232,7 @@ public final class SQLStatementClassifier: @unchecked Sendable {
         var tablesRead: Set<String> = []
         var columnsRead: [String: Set<String>] = [:]
         var tablesDescribed: Set<String> = []
+        var columnsSet: [String: Set<String>] = [:]
         var tablesWritten: [String: Set<SQLOperation>] = [:]
         var directOperation: SQLOperation?
 
@@ -278,6 +279,9 @@ public final class SQLStatementClassifier: @unchecked Sendable {
                 tablesWritten[table, default: []].insert(operation)
                 if directOperation == nil, action.source == nil {
                     directOperation = operation
+                }
+                if action.source == nil, action.code == SQLITE_UPDATE, let column = action.second {
+                    columnsSet[table, default: []].insert(column)
                 }
 
             case SQLITE_PRAGMA:
@@ -338,6 +342,7 @@ public final class SQLStatementClassifier: @unchecked Sendable {
             parameterCount: compiled.parameterNames.count, parameterNames: compiled.parameterNames)
         classified.columnsRead = columnsRead
         classified.tablesDescribed = tablesDescribed
+        classified.columnsSet = columnsSet
         classified.hiddenResultColumns = compiled.hiddenResultColumns
         return classified
     }

@@ -20,7 +20,7 @@ final class AuditAttempt: Sendable {
     /// The call's arguments, kept for a read's line (`--audit-reads`).
     private let arguments: [String: Value]?
     /// Where the call stands (``AuditAttemptState``), and the database it works on.
-    private let state: Mutex<(life: AuditAttemptState, database: (name: String, file: String)?)>
+    private let state: Mutex<(life: AuditAttemptState, database: AuditedDatabase?)>
 
     /// - Parameter isWrite: the tool writes (a write tool or a canned write); `ask` becomes a
     ///   write attempt when its model proposes a write.
@@ -39,8 +39,10 @@ final class AuditAttempt: Sendable {
 
     /// The database the call works on.
     func setDatabase(_ database: ServedDatabase) {
-        let file = AuditRecord.absolutePath(database.executor.path)
-        state.withLock { $0.database = (database.name, file) }
+        let audited = AuditedDatabase(
+            name: database.name, file: AuditRecord.absolutePath(database.executor.path),
+            masksValues: !database.executor.policy.columnProtection.isEmpty)
+        state.withLock { $0.database = audited }
     }
 
     /// The call is about to write these statements.
@@ -135,7 +137,8 @@ final class AuditAttempt: Sendable {
                 line["arguments"] = .array(arguments.keys.sorted().map { .string($0) })
                 if let sql = arguments["sql"]?.stringValue { line["sql"] = .string(sql) }
                 if arguments["params"] != nil, let values = try? ToolArguments(arguments).sqlArguments() {
-                    line["values"] = AuditRecord.values(values, redacting: log.settings.redactsValues)
+                    line["values"] = AuditRecord.values(
+                        values, redacting: log.settings.redactsValues, masking: state.database?.masksValues ?? false)
                 }
             }
             if let count = structured?.objectValue?["row_count"]?.intValue { line["row_count"] = .int(count) }
@@ -152,17 +155,27 @@ final class AuditAttempt: Sendable {
     /// The fields every line of the attempt shares (`id`: the run's, when it is not the current
     /// one).
     private func record(
-        _ outcome: AuditOutcome, _ state: (life: AuditAttemptState, database: (name: String, file: String)?), id: String? = nil
+        _ outcome: AuditOutcome, _ state: (life: AuditAttemptState, database: AuditedDatabase?), id: String? = nil
     ) -> AuditRecord {
         let life = state.life
         var line = AuditRecord(id: id ?? life.id, kind: life.kind.rawValue, tool: tool, client: client, outcome: outcome)
         if let database = state.database { line.setDatabase(name: database.name, file: database.file) }
         if life.kind == .write || !life.statements.isEmpty {
-            line.setStatements(life.statements, redacting: log.settings.redactsValues)
+            line.setStatements(life.statements, redacting: log.settings.redactsValues, masking: state.database?.masksValues ?? false)
         }
         if let confirmation = life.confirmation, life.kind == .write { line["confirmation"] = .string(confirmation.rawValue) }
         return line
     }
+}
+
+/// The database an attempt works on, as its lines name it.
+struct AuditedDatabase: Sendable {
+    let name: String
+    /// The absolute path of the file.
+    let file: String
+    /// The metadata masks or hides columns of the database: bound values are written as
+    /// `{"masked": true}` (a statement's text does not say which value goes to which column).
+    let masksValues: Bool
 }
 
 /// The ``WriteJournal`` of one attempt's executor: it tells the attempt how the write was

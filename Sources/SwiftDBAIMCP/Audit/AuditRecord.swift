@@ -79,9 +79,9 @@ struct AuditRecord: Sendable {
         fields["database"] = ["name": .string(name), "file": .string(file)]
     }
 
-    mutating func setStatements(_ statements: [BoundStatement], redacting: Bool) {
+    mutating func setStatements(_ statements: [BoundStatement], redacting: Bool, masking: Bool = false) {
         fields["statements"] = .array(statements.map { statement in
-            ["sql": .string(statement.sql), "values": Self.values(statement.arguments, redacting: redacting)]
+            ["sql": .string(statement.sql), "values": Self.values(statement.arguments, redacting: redacting, masking: masking)]
         })
     }
 
@@ -122,9 +122,10 @@ struct AuditRecord: Sendable {
         return .object(client)
     }
 
-    /// Bound values as JSON, or with `redacting`, each as its type and size.
-    static func values(_ arguments: SQLArguments, redacting: Bool) -> Value {
-        let convert = { (value: SQLValue) -> Value in redacting ? redacted(value) : Value(value) }
+    /// Bound values as JSON, or with `redacting`, each as its type and size, or with `masking`
+    /// (a database with masked or hidden columns), each as `{"masked": true}`.
+    static func values(_ arguments: SQLArguments, redacting: Bool, masking: Bool = false) -> Value {
+        let convert = { (value: SQLValue) -> Value in masking ? ["masked": true] : redacting ? redacted(value) : Value(value) }
         switch arguments {
         case .positional(let values): return .array(values.map(convert))
         case .named(let values): return .object(values.mapValues(convert))
