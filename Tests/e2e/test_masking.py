@@ -120,17 +120,23 @@ async def test_over_stdio_masked_columns_read_as_null_and_hidden_ones_are_absent
         exported = await connection.session.read_resource(export["uri"])
         assert exported.contents[0].text.startswith("id,name,email\r\n")
         assert_no_secret(exported.contents[0].text)
-        # A write may set a masked column, never read it.
-        assert_tool_ok(await connection.call("update", {"table": "people", "set": {"email": "ann@new.example"}, "where": {"id": 1}}))
-        refused = await connection.call("update", {"table": "people", "set": {"name": "X"}, "where": {"email": "ann@new.example"}})
-        assert_tool_error(refused, "masked")
+        # Over stdio nobody may unmask: a table with protected columns is not written, and no write
+        # reads a masked column; other tables are.
+        for arguments in [
+            {"table": "people", "set": {"email": "ann@new.example"}, "where": {"id": 1}},
+            {"table": "people", "set": {"name": "X"}, "where": {"id": 1}},
+        ]:
+            assert_tool_error(await connection.call("update", arguments), "not accessible")
+        assert_tool_error(await connection.call(
+            "insert", {"sql": "INSERT INTO orders(person_id, note) SELECT id, email FROM people"}), "masked")
+        assert_tool_ok(await connection.call("update", {"table": "orders", "set": {"note": "new@note.example"}, "where": {"id": 1}}))
     with sqlite3.connect(database) as check:
-        assert check.execute("SELECT email FROM people WHERE id = 1").fetchone() == ("ann@new.example",)
-        assert check.execute("SELECT name FROM people WHERE id = 1").fetchone() == ("Ann",)
+        assert check.execute("SELECT email, name FROM people WHERE id = 1").fetchone() == ("ann@secret.example", "Ann")
+        assert check.execute("SELECT note FROM orders").fetchall() == [("new@note.example",)]
     audit = log.read_text()
     assert_no_secret(audit)
-    # The values bound to the writes are recorded as masked: the new e-mail address is not there.
-    assert "ann@new.example" not in audit and '{"masked":true}' in audit
+    # The values bound to writes are recorded as masked: the new note is not there.
+    assert "new@note.example" not in audit and '{"masked":true}' in audit
 
 
 async def test_the_metadata_must_name_real_columns_and_one_rule_each(dbai_bin: Path, people: tuple[Path, Path], tmp_path: Path) -> None:
@@ -140,6 +146,7 @@ async def test_the_metadata_must_name_real_columns_and_one_rule_each(dbai_bin: P
         "columns: {email: {masked: yes please}}": "must be true or false",
         "columns: {email: {secret: true}}": "is not a key of a column",
         "columns: {email: {masked: true, hidden: true}}": "not both",
+        "columns: {id: {masked: true}}": "INTEGER PRIMARY KEY",
     }
     for columns, message in cases.items():
         metadata = tmp_path / "bad.yaml"
@@ -190,7 +197,7 @@ def test_over_http_only_dbai_unmask_reads_a_masked_column_and_an_export_is_its_m
         assert hidden["isError"]
         # The reader's writes cannot filter on the masked column; nothing ran.
         refused = result(call(server, reader, "update", {"table": "people", "set": {"name": "X"}, "where": {"email": "x"}}))
-        assert refused["isError"] and "masked" in refused["content"][0]["text"]
+        assert refused["isError"] and "not accessible" in refused["content"][0]["text"]
 
         # An export made with dbai:unmask holds the clear values: only its maker reads it.
         export = result(call(server, unmasker, "export", {"sql": "SELECT * FROM people"}))["structuredContent"]

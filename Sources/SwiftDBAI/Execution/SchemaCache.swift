@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import SwiftDBAIPrimitives
 
 /// The schema of a database and the classifier compiled from it, kept until
@@ -94,6 +95,12 @@ final class SchemaCache: Sendable {
             schema = try introspector.introspect(db)
         }
         let protection = ProtectedColumns(policy.columnProtection, schema: schema)
+        if let problem = protection.problems.first {
+            // Fail closed: rules that no longer match the schema protect nothing.
+            let path = db.sqliteConnection.flatMap { sqlite3_db_filename($0, "main") }.map { String(cString: $0) } ?? ""
+            throw SwiftDBAIError.cannotOpen(
+                path: path, reason: "\(problem); nothing is read until the masked and hidden columns match the database again")
+        }
         let classifier = try SQLStatementClassifier(
             schema: schema, isVisible: policy.mayHideTables ? { [policy] in policy.isVisible($0) } : nil,
             protection: protection, extensions: extensions)

@@ -18,8 +18,8 @@ public struct ClassifiedStatement: Sendable, Hashable {
     /// Tables whose columns an introspection PRAGMA lists (`PRAGMA table_info(t)`,
     /// `pragma_table_info(?)`: every table, since the argument is known only when it runs).
     public var tablesDescribed: Set<String> = []
-    /// The columns an `UPDATE` sets, by table (the statement's own, not its triggers').
-    public var columnsSet: [String: Set<String>] = [:]
+    /// The columns the triggers a write fires read, by table (canonical names).
+    public var columnsReadByTriggers: [String: Set<String>] = [:]
     /// The result columns that come straight from a hidden column (``ColumnProtection``), left
     /// out of what is returned.
     var hiddenResultColumns: [Int] = []

@@ -1,3 +1,4 @@
+import Foundation
 import GRDBSQLite
 
 /// The rules of a ``ColumnProtection`` resolved against one schema: folded names of the columns
@@ -7,12 +8,15 @@ struct ProtectedColumns: Sendable, Hashable {
     private(set) var masked: [String: Set<String>] = [:]
     /// Hidden columns, folded column names by folded table name.
     private(set) var hidden: [String: Set<String>] = [:]
-    /// Masked columns a UNIQUE index or the primary key covers, by folded table name: writing
-    /// one would tell, by a constraint failure, whether a value is already there.
-    private(set) var uniqueMasked: [String: Set<String>] = [:]
     /// Canonical names of the tables hidden because they would give protected words away:
     /// full-text tables over a protected column, and then every `fts5vocab`/`fts4aux` table.
     private(set) var hiddenTables: Set<String> = []
+
+    /// Why the rules cannot be enforced on this schema, when they cannot: a protected table or
+    /// column it does not have (renamed or dropped since the rules were written), or a column of
+    /// a primary key rows are stored in the order of (a rowid alias, a `WITHOUT ROWID` key).
+    /// Nothing may be read then.
+    private(set) var problems: [String] = []
 
     /// No rule: nothing is masked or hidden.
     static let none = ProtectedColumns()
@@ -22,8 +26,8 @@ struct ProtectedColumns: Sendable, Hashable {
     /// Resolves `protection` against `schema`; names the schema does not have are left out.
     init(_ protection: ColumnProtection, schema: DatabaseSchema) {
         guard !protection.isEmpty else { return }
-        masked = Self.resolve(protection.masked, in: schema)
-        hidden = Self.resolve(protection.hidden, in: schema)
+        masked = Self.resolve(protection.masked, in: schema, problems: &problems)
+        hidden = Self.resolve(protection.hidden, in: schema, problems: &problems)
         // What a generated column computes may be the protected value itself.
         for table in schema.tables {
             let key = SQLIdentifier.foldCase(table.name)
@@ -36,18 +40,15 @@ struct ProtectedColumns: Sendable, Hashable {
             masked[table]?.subtract(columns)
             if masked[table]?.isEmpty == true { masked[table] = nil }
         }
-        for table in schema.tables {
-            let key = SQLIdentifier.foldCase(table.name)
-            guard let columns = masked[key] else { continue }
-            var unique = Set(table.indexes.filter(\.isUnique).flatMap(\.columns).map(SQLIdentifier.foldCase))
-            unique.formUnion(table.primaryKey.map(SQLIdentifier.foldCase))
-            let covered = columns.intersection(unique)
-            if !covered.isEmpty { uniqueMasked[key] = covered }
-        }
         let protectedNames = Set(masked.values.joined()).union(hidden.values.joined())
         for table in schema.tables where table.kind == .virtual {
             let module = SQLIdentifier.foldCase(table.virtualTableModule ?? "")
-            if module.hasPrefix("fts"), table.columns.contains(where: { protectedNames.contains(SQLIdentifier.foldCase($0.name)) }) {
+            guard module.hasPrefix("fts") else { continue }
+            // A table's columns are read by name, so the names tell; a view may rename them, and a
+            // contentless table holds whatever was written to it: either could hold the words.
+            let content = Self.fullTextContent(of: table.sql).map(SQLIdentifier.foldCase)
+            let readsProtected = content.map { $0.isEmpty || schema.table(named: $0)?.kind == .view } ?? false
+            if readsProtected || table.columns.contains(where: { protectedNames.contains(SQLIdentifier.foldCase($0.name)) }) {
                 hiddenTables.insert(table.name)
             }
         }
@@ -59,14 +60,52 @@ struct ProtectedColumns: Sendable, Hashable {
         }
     }
 
-    private static func resolve(_ rules: [String: Set<String>], in schema: DatabaseSchema) -> [String: Set<String>] {
+    private static func resolve(
+        _ rules: [String: Set<String>], in schema: DatabaseSchema, problems: inout [String]
+    ) -> [String: Set<String>] {
         var resolved: [String: Set<String>] = [:]
-        for (name, columns) in rules {
-            guard let table = schema.table(named: name) else { continue }
-            let found = columns.compactMap { table.column(named: $0).map { SQLIdentifier.foldCase($0.name) } }
-            if !found.isEmpty { resolved[SQLIdentifier.foldCase(table.name), default: []].formUnion(found) }
+        for (name, columns) in rules.sorted(by: { $0.key < $1.key }) {
+            guard let table = schema.table(named: name) else {
+                problems.append("the protected table \(name) is not in the database (renamed or dropped?)")
+                continue
+            }
+            for name in columns.sorted() {
+                guard let column = table.column(named: name) else {
+                    problems.append("the protected column \(table.name).\(name) is not in the database (renamed or dropped?)")
+                    continue
+                }
+                if let reason = orderingKey(column, of: table) {
+                    problems.append("\(table.name).\(column.name) cannot be masked or hidden: \(reason)")
+                    continue
+                }
+                resolved[SQLIdentifier.foldCase(table.name), default: []].insert(SQLIdentifier.foldCase(column.name))
+            }
         }
         return resolved
+    }
+
+    /// The `content=` option of a full-text table's `CREATE VIRTUAL TABLE` text (empty for a
+    /// contentless table), or nil when it has none (it keeps its own copy).
+    static func fullTextContent(of sql: String) -> String? {
+        guard let open = sql.firstIndex(of: "(") else { return nil }
+        for argument in sql[sql.index(after: open)...].dropLast().split(separator: ",") {
+            let parts = argument.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            guard parts.count == 2, SQLIdentifier.foldCase(parts[0]) == "content" else { continue }
+            return parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "'\"`[]"))
+        }
+        return nil
+    }
+
+    /// Why rows are stored in the order of this column (so that any read would follow it), or nil.
+    static func orderingKey(_ column: ColumnSchema, of table: TableSchema) -> String? {
+        guard table.kind == .table, column.primaryKeyPosition != nil else { return nil }
+        if table.isWithoutRowID {
+            return "it is part of the primary key of a WITHOUT ROWID table, whose rows are stored in its order"
+        }
+        if table.primaryKey.count == 1, column.declaredType.uppercased() == "INTEGER" {
+            return "it is the table's INTEGER PRIMARY KEY (its rowid), which rows are stored and read in the order of"
+        }
+        return nil
     }
 
     /// True when no column is masked or hidden.
@@ -109,8 +148,10 @@ struct ProtectedColumns: Sendable, Hashable {
                 .tableNotAllowed,
                 "The statement reaches a table that is not accessible (a full-text index over a protected column).")
         }
-        if statement.tablesRead.contains(where: { $0.hasPrefix("sqlite_stat") && $0 != "sqlite_stat1" }) {
-            throw SQLRejection(.tableNotAllowed, "sqlite_stat4 holds sample values of indexed columns; it is not readable here.")
+        if statement.tablesRead.contains(where: { $0.hasPrefix("sqlite_stat") }) {
+            throw SQLRejection(
+                .tableNotAllowed,
+                "SQLite's statistics tables describe the values of indexed columns (sqlite_stat4 holds samples of them); they are not readable where columns are masked or hidden.")
         }
         if !hidden.isEmpty {
             if statement.tablesRead.contains("sqlite_schema") {
@@ -126,34 +167,38 @@ struct ProtectedColumns: Sendable, Hashable {
         }
         let writes = statement.operation != .select || !statement.writeOperations.isEmpty
         guard writes else { return }
-        if !revealsMasked {
-            // A constraint failure would tell whether a masked value is already in the table.
-            if let table = statement.tablesWritten.keys.sorted().first(where: {
-                uniqueMasked[SQLIdentifier.foldCase($0)] != nil && statement.tablesWritten[$0]?.contains(.insert) == true
-            }), let column = uniqueMasked[SQLIdentifier.foldCase(table)]?.sorted().first {
+        // A table's constraints, indexes and triggers act on its protected values: whether a write
+        // succeeds, and what it changes, could tell them. A table with a hidden column is never
+        // written here; one with a masked column only by a caller who may unmask.
+        for table in statement.tablesWritten.keys.sorted() {
+            let key = SQLIdentifier.foldCase(table)
+            if hidden[key] != nil {
                 throw SQLRejection(
                     .columnNotAllowed,
-                    "Inserting into \(table) needs dbai:unmask: its masked column \(column) must be unique, and a refused duplicate would tell what it holds.")
+                    "\(table) cannot be written here: it has columns that are not accessible, and its constraints and triggers act on them.")
             }
-            for (table, columns) in statement.columnsSet.sorted(by: { $0.key < $1.key }) {
-                if let unique = uniqueMasked[SQLIdentifier.foldCase(table)],
-                   let column = columns.sorted().first(where: { unique.contains(SQLIdentifier.foldCase($0)) }) {
-                    throw SQLRejection(
-                        .columnNotAllowed,
-                        "Setting \(table).\(column) needs dbai:unmask: the masked column must be unique, and a refused duplicate would tell what it holds.")
-                }
+            if !revealsMasked, masked[key] != nil {
+                throw SQLRejection(
+                    .columnNotAllowed,
+                    "Writing \(table) needs dbai:unmask: it has masked columns, and whether a write succeeds could tell what they hold.")
             }
         }
-        for (table, columns) in statement.columnsRead.sorted(by: { $0.key < $1.key }) {
-            let key = SQLIdentifier.foldCase(table)
-            let folded = Set(columns.map(SQLIdentifier.foldCase))
-            if let hidden = hidden[key], !hidden.isDisjoint(with: folded) {
-                throw SQLRejection(.invalidSQL, "SQLite cannot compile the statement: it reads a column \(table) does not have.")
-            }
-            if !revealsMasked, let masked = masked[key], let column = columns.sorted().first(where: { masked.contains(SQLIdentifier.foldCase($0)) }) {
-                throw SQLRejection(
-                    .columnNotAllowed,
-                    "The write reads \(table).\(column), which is masked for you (it reads as NULL): a write may set a masked column, not read it (in WHERE, SET, RETURNING or a SELECT). Filter on other columns.")
+        for (reads, byTriggers) in [(statement.columnsRead, false), (statement.columnsReadByTriggers, true)] {
+            for (table, columns) in reads.sorted(by: { $0.key < $1.key }) {
+                let key = SQLIdentifier.foldCase(table)
+                let reader = byTriggers ? "A trigger of the write" : "The write"
+                if let hidden = hidden[key], let column = columns.sorted().first(where: { hidden.contains(SQLIdentifier.foldCase($0)) }) {
+                    throw SQLRejection(
+                        .columnNotAllowed,
+                        byTriggers
+                            ? "\(reader) reads a column of \(table) that is not accessible; it cannot run here."
+                            : "The write reads columns of \(table) that are not accessible; name the columns it needs.")
+                }
+                if !revealsMasked, let masked = masked[key], let column = columns.sorted().first(where: { masked.contains(SQLIdentifier.foldCase($0)) }) {
+                    throw SQLRejection(
+                        .columnNotAllowed,
+                        "\(reader) reads \(table).\(column), which is masked for you (it reads as NULL): a write that reads a masked column (in WHERE, SET, RETURNING, a SELECT or a trigger) needs dbai:unmask.")
+                }
             }
         }
     }

@@ -104,9 +104,9 @@ public final class SQLStatementClassifier: @unchecked Sendable {
         if visible.count < schema.tables.count {
             visibleTableNames = visible
         }
-        if visible.count < schema.tables.count || !protection.hidden.isEmpty {
+        if visible.count < schema.tables.count || !protection.isEmpty {
             visibleReplica = try SchemaReplica(
-                schema: schema.restricted(to: visible).protected(by: protection), resolvesNamesOnly: true,
+                schema: schema.restricted(to: visible).protected(by: protection, forNames: true), resolvesNamesOnly: true,
                 extensions: extensions)
         }
     }
@@ -232,7 +232,7 @@ public final class SQLStatementClassifier: @unchecked Sendable {
         var tablesRead: Set<String> = []
         var columnsRead: [String: Set<String>] = [:]
         var tablesDescribed: Set<String> = []
-        var columnsSet: [String: Set<String>] = [:]
+        var columnsReadByTriggers: [String: Set<String>] = [:]
         var tablesWritten: [String: Set<SQLOperation>] = [:]
         var directOperation: SQLOperation?
 
@@ -261,6 +261,8 @@ public final class SQLStatementClassifier: @unchecked Sendable {
                     var columns = columnsRead[table.name] ?? []
                     if let column = action.second, !column.isEmpty { columns.insert(table.column(named: column)?.name ?? column) }
                     columnsRead[table.name] = columns
+                } else if let table = schema.table(named: name), table.kind != .view, let column = action.second, !column.isEmpty {
+                    columnsReadByTriggers[table.name, default: []].insert(table.column(named: column)?.name ?? column)
                 }
 
             case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
@@ -280,9 +282,7 @@ public final class SQLStatementClassifier: @unchecked Sendable {
                 if directOperation == nil, action.source == nil {
                     directOperation = operation
                 }
-                if action.source == nil, action.code == SQLITE_UPDATE, let column = action.second {
-                    columnsSet[table, default: []].insert(column)
-                }
+
 
             case SQLITE_PRAGMA:
                 try requireMainDatabase(action)
@@ -342,7 +342,7 @@ public final class SQLStatementClassifier: @unchecked Sendable {
             parameterCount: compiled.parameterNames.count, parameterNames: compiled.parameterNames)
         classified.columnsRead = columnsRead
         classified.tablesDescribed = tablesDescribed
-        classified.columnsSet = columnsSet
+        classified.columnsReadByTriggers = columnsReadByTriggers
         classified.hiddenResultColumns = compiled.hiddenResultColumns
         return classified
     }

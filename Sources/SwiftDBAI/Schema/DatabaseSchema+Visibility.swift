@@ -29,7 +29,11 @@ extension DatabaseSchema {
 extension DatabaseSchema {
     /// The schema without its hidden columns (nor the indexes and foreign keys that use them; a
     /// table's `CREATE` text written anew from what is left) and with its masked columns marked.
-    func protected(by protection: ProtectedColumns) -> DatabaseSchema {
+    ///
+    /// - Parameter forNames: for the copy names resolve on: the indexes over a masked column (and
+    ///   the expression indexes of its table) are left out too, so that `INDEXED BY` cannot make a
+    ///   read follow a masked column's order.
+    func protected(by protection: ProtectedColumns, forNames: Bool = false) -> DatabaseSchema {
         guard !protection.isEmpty else { return self }
         var schema = self
         for position in schema.tables.indices {
@@ -42,7 +46,15 @@ extension DatabaseSchema {
                 !key.columns.contains { hidden.contains(SQLIdentifier.foldCase($0)) }
                     && !key.referencedColumns.contains { protection.isHidden(key.referencedTable, $0) }
             }
-            if !hidden.isEmpty || keys.count != table.foreignKeys.count {
+            var rewrites = !hidden.isEmpty || keys.count != table.foreignKeys.count
+            if forNames, let masked = protection.masked[SQLIdentifier.foldCase(table.name)] {
+                // Written anew too: a UNIQUE constraint of the original text would make its index.
+                rewrites = true
+                table.indexes.removeAll { index in
+                    index.terms.contains { $0.isExpression } || index.columns.contains { masked.contains(SQLIdentifier.foldCase($0)) }
+                }
+            }
+            if rewrites {
                 table.columns.removeAll { hidden.contains(SQLIdentifier.foldCase($0.name)) }
                 table.indexes.removeAll { index in
                     index.terms.contains { $0.isExpression } || index.columns.contains { hidden.contains(SQLIdentifier.foldCase($0)) }

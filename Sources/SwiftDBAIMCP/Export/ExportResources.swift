@@ -28,7 +28,8 @@ struct ExportResources: Sendable {
     /// - Throws: `ProtocolError.invalidParams` for an unknown or expired export or a bad chunk number.
     /// - Parameter caller: the reader's person key (nil without OAuth): an OAuth caller's export
     ///   is theirs alone.
-    func read(_ uri: String, caller: String? = nil) throws -> [Resource.Content] {
+    ///   - revealing: the reader holds `dbai:unmask`, which an export made with it needs.
+    func read(_ uri: String, caller: String? = nil, revealing: Bool = false) throws -> [Resource.Content] {
         let rest = String(uri.dropFirst(Self.prefix.count))
         let parts = rest.split(separator: "?", maxSplits: 1).map(String.init)
         let file = parts[0]
@@ -42,7 +43,7 @@ struct ExportResources: Sendable {
         let id = file.split(separator: ".").first.map(String.init) ?? file
         let export: ExportStore.Export
         do {
-            export = try store.export(id, caller: caller)
+            export = try store.export(id, caller: caller, revealing: revealing)
         } catch .expired {
             throw ProtocolError.invalidParams(detail: "The export \(Echo.clipped(file)) has expired and was removed: call the export tool again.")
         } catch {

@@ -19,6 +19,8 @@ final class ExportStore: Sendable {
         /// The person key of the OAuth caller who made it (``CallerIdentity/personKey``): only
         /// they read it back. Nil without OAuth (stdio, the static token).
         var owner: String?
+        /// It was made with masked columns in the clear: it is read back only with `dbai:unmask`.
+        var revealed = false
     }
 
     let settings: ExportSettings
@@ -57,11 +59,14 @@ final class ExportStore: Sendable {
     }
 
     /// Keeps a finished export, removing expired ones and the oldest beyond the size cap.
-    func keep(id: String, path: String, format: ExportFormat, summary: ExportSummary, owner: String? = nil) -> Export {
+    func keep(
+        id: String, path: String, format: ExportFormat, summary: ExportSummary, owner: String? = nil, revealed: Bool = false
+    ) -> Export {
         let now = clock()
         var export = Export(
             id: id, format: format, summary: summary, created: now,
-            expires: Date().addingTimeInterval(Double(settings.timeToLive.components.seconds)), path: path, owner: owner)
+            expires: Date().addingTimeInterval(Double(settings.timeToLive.components.seconds)), path: path, owner: owner,
+            revealed: revealed)
         let evicted = state.withLock { state -> [Export] in
             state.kept += 1
             export.sequence = state.kept
@@ -99,9 +104,10 @@ final class ExportStore: Sendable {
     }
 
     /// The export of an id, if it is still kept and `caller` (a person key, nil without OAuth)
-    /// may read it: an export an OAuth caller made is theirs alone (it may hold columns they
-    /// may unmask); another caller is told it does not exist.
-    func export(_ id: String, caller: String? = nil) throws(Missing) -> Export {
+    /// may read it: an export an OAuth caller made is theirs alone, and one made with masked
+    /// columns in the clear needs `revealing` (`dbai:unmask`) still; another caller is told it
+    /// does not exist.
+    func export(_ id: String, caller: String? = nil, revealing: Bool = false) throws(Missing) -> Export {
         let now = clock()
         let found = state.withLock { state -> (Export?, Bool) in
             guard let export = state.exports[id] else { return (nil, false) }
@@ -115,7 +121,9 @@ final class ExportStore: Sendable {
             unlink(expired.path)
             throw .expired
         }
-        guard let export = found.0, export.owner == nil || export.owner == caller else { throw .unknown }
+        guard let export = found.0, export.owner == nil || export.owner == caller, !export.revealed || revealing else {
+            throw .unknown
+        }
         return export
     }
 

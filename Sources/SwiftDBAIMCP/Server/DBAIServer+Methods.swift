@@ -62,7 +62,10 @@ extension DBAIServer {
                 return Self.cacheable(try Self.json(ReadResource.Result(contents: ResultView.read())), context, ttl: Self.staticListTTL)
             }
             let contents = exportResources.handles(uri)
-                ? try exportResources.read(uri, caller: context.peer.channel.origin.caller?.personKey) : try await resources.read(uri)
+                ? try exportResources.read(
+                    uri, caller: context.peer.channel.origin.caller?.personKey,
+                    revealing: context.peer.channel.origin.caller?.scopes.contains(AccessScope.unmask.rawValue) ?? false)
+                : try await resources.read(uri)
             return Self.cacheable(try Self.json(ReadResource.Result(contents: contents)), context, ttl: 0)
         }
         let prompts = PromptCatalog(databases: databases, naming: configuration.toolNaming, budget: AnswerBudget(configuration.limits))

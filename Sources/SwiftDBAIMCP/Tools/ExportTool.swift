@@ -87,7 +87,8 @@ struct ExportTool: DatabaseTool {
             destination.store.discard(path: file.path)
             throw error
         }
-        let export = destination.store.keep(id: file.id, path: file.path, format: format, summary: summary, owner: context.owner)
+        let export = destination.store.keep(id: file.id, path: file.path, format: format, summary: summary, owner: context.owner,
+            revealed: context.revealsMasked && !executor.policy.columnProtection.masked.isEmpty)
         return output(export, file: written, naming: context.naming)
     }
 
