@@ -42,9 +42,9 @@ def messages(calls: int) -> bytes:
     return ("\n".join(json.dumps(line) for line in lines) + "\n").encode()
 
 
-def instructions(binary: str, database: str, stdin: bytes, expected_lines: int) -> int:
+def instructions(binary: str, database: str, stdin: bytes, expected_lines: int, extra: list[str] | None = None) -> int:
     run = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, "--db", database],
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, "--db", database, *(extra or [])],
         input=stdin, capture_output=True, check=False)
     found = re.search(rb"Collected : (\d+)", run.stderr)
     if not found:
@@ -154,6 +154,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument("--http", choices=["session", "stateless"])
+    parser.add_argument("--server-arg", action="append", default=[], metavar="ARG",
+                        help="an argument more for every server (repeat it), e.g. --server-arg=--metadata --server-arg=FILE; stdio only")
     parser.add_argument("binaries", nargs="+")
     options = parser.parse_args()
     if options.rounds < 1 or options.calls < 1:
@@ -181,8 +183,8 @@ def main() -> None:
                     starts[index].append(http_instructions(binary, database, options.http, 0, work))
                     totals[index].append(http_instructions(binary, database, options.http, options.calls, work))
                 else:
-                    starts[index].append(instructions(binary, database, start_input, 1))
-                    totals[index].append(instructions(binary, database, calls_input, options.calls + 1))
+                    starts[index].append(instructions(binary, database, start_input, 1, options.server_arg))
+                    totals[index].append(instructions(binary, database, calls_input, options.calls + 1, options.server_arg))
     first_start = statistics.median(starts[0])
     first_calls = statistics.median(totals[0]) - first_start
     print(f"{'binary':<60} {'start-up':>12} {'whole run':>12} {f'{options.calls} calls':>12}  ratios to the first")

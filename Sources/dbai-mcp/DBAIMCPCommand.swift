@@ -308,9 +308,9 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         let server: DBAIServer
         let httpOptions: HTTPServeOptions?
         do {
-            let configuration = try serverConfiguration()
-            httpOptions = try self.httpOptions(masksColumns: configuration.metadata?.masksColumns ?? false)
-            server = try DBAIServer(configuration: configuration)
+            let metadata = try self.metadata.map { path in try DatasetteMetadata.load(path: path) }
+            httpOptions = try self.httpOptions(masksColumns: metadata?.masksColumns ?? false)
+            server = try DBAIServer(configuration: try serverConfiguration(metadata: metadata))
         } catch {
             throw Self.fail(error)
         }
@@ -340,9 +340,9 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         }
     }
 
-    /// The server's configuration from the flags; the model is made and the metadata file read
-    /// here.
-    private func serverConfiguration() throws -> DBAIServerConfiguration {
+    /// The server's configuration from the flags and the metadata file (read first); the model
+    /// is made here.
+    private func serverConfiguration(metadata: DatasetteMetadata?) throws -> DBAIServerConfiguration {
         var languageModel: (any LanguageModel)?
         var preferredSQLOutput = ChatConfiguration.SQLOutputMode.automatic
         if let llm {
@@ -352,7 +352,6 @@ struct DBAIMCPCommand: AsyncParsableCommand {
                 environment: ProcessInfo.processInfo.environment, transport: .asyncHTTPClient,
                 timeout: .seconds(llmTimeoutSeconds))
         }
-        let metadata = try self.metadata.map { path in try DatasetteMetadata.load(path: path) }
         var chat = ChatConfiguration()
         chat.sqlOutput = llmSQLOutput == .automatic ? preferredSQLOutput : llmSQLOutput
         chat.summary = llmSummary

@@ -99,6 +99,14 @@ async def test_over_stdio_masked_columns_read_as_null_and_hidden_ones_are_absent
             outcome = await connection.call("query", {"sql": sql})
             seen += json.dumps(outcome.model_dump(mode="json"))
         assert_no_secret(seen)
+        for sql in ["SELECT * FROM people_fts WHERE people_fts MATCH 'secret'", "SELECT * FROM people_fts_data",
+                    "SELECT ssn FROM people", "SELECT * FROM identities", "SELECT sql FROM sqlite_schema"]:
+            assert (await connection.call("query", {"sql": sql})).isError, sql
+        for sql in ["SELECT name FROM people WHERE id IN (SELECT id FROM people WHERE email LIKE 'ann%')",
+                    "SELECT count(*) AS n FROM people WHERE substr(email, 1, 1) = 'a' HAVING n > 0"]:
+            assert assert_tool_ok(await connection.call("query", {"sql": sql}))["rows"] == [], sql
+        ordered = assert_tool_ok(await connection.call("query", {"sql": "SELECT id FROM people ORDER BY email, id"}))
+        assert ordered["rows"] == [[1], [2]]
         rows = assert_tool_ok(await connection.call("query", {"sql": "SELECT * FROM people ORDER BY id"}))
         assert [column["name"] for column in rows["columns"]] == ["id", "name", "email"]
         assert rows["rows"] == [[1, "Ann", None], [2, "Bob", None]]
@@ -208,6 +216,26 @@ def test_over_http_only_dbai_unmask_reads_a_masked_column_and_an_export_is_its_m
     with sqlite3.connect(database) as check:
         assert check.execute("SELECT name FROM people ORDER BY id").fetchall() == [("Ann",), ("Bob",)]
     assert_no_secret(log.read_text())
+
+
+def test_with_dbai_unmask_a_table_with_masked_columns_is_written_and_without_it_not(
+    dbai_bin: Path, people: tuple[Path, Path], tmp_path: Path, issuer: AuthorizationServerHandle
+) -> None:
+    database, _ = people
+    metadata = tmp_path / "masked-only.yaml"
+    metadata.write_text("databases:\n  people:\n    tables:\n      people:\n        columns: {email: {masked: true}}\n")
+    with resource_server(dbai_bin, database, issuer.issuer, "--metadata", str(metadata), "--allow", "standard") as server:
+        writer = issuer.client_credentials_token(
+            *issuer.register_client(scope="dbai:read dbai:write"), scope="dbai:read dbai:write", resource=server.url)
+        unmasker = issuer.client_credentials_token(
+            *issuer.register_client(scope="dbai:read dbai:write dbai:unmask"), scope="dbai:read dbai:write dbai:unmask",
+            resource=server.url)
+        refused = result(call(server, writer, "update", {"table": "people", "set": {"name": "X"}, "where": {"id": 1}}))
+        assert refused["isError"] and "dbai:unmask" in refused["content"][0]["text"]
+        done = result(call(server, unmasker, "update", {"table": "people", "set": {"email": "ann@new.example"}, "where": {"id": 1}}))
+        assert not done.get("isError"), done
+    with sqlite3.connect(database) as check:
+        assert check.execute("SELECT name, email FROM people WHERE id = 1").fetchone() == ("Ann", "ann@new.example")
 
 
 async def test_ask_never_shows_the_model_a_protected_value_even_when_told_to_select_it(

@@ -359,7 +359,8 @@ extension SQLExecutor {
         let sql = "SELECT \(selected) FROM main.\(SQLIdentifier.quote(described.name)) WHERE rowid IN (\(placeholders)) ORDER BY rowid"
         guard !ids.isEmpty else {
             return QueryResult(
-                columns: shown.map { QueryColumn(name: $0.name, declaredType: $0.declaredType) },
+                columns: shown.filter { $0.visibility == .normal }
+                    .map { QueryColumn(name: $0.name, declaredType: $0.declaredType) },
                 rows: [], sql: sql)
         }
         let statement = try db.makeStatement(sql: sql)

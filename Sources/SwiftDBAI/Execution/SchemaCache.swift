@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import SwiftDBAIPrimitives
 
 /// The schema of a database and the classifier compiled from it, kept until
@@ -97,9 +96,9 @@ final class SchemaCache: Sendable {
         let protection = ProtectedColumns(policy.columnProtection, schema: schema)
         if let problem = protection.problems.first {
             // Fail closed: rules that no longer match the schema protect nothing.
-            let path = db.sqliteConnection.flatMap { sqlite3_db_filename($0, "main") }.map { String(cString: $0) } ?? ""
-            throw SwiftDBAIError.cannotOpen(
-                path: path, reason: "\(problem); nothing is read until the masked and hidden columns match the database again")
+            throw SwiftDBAIError.rejected(SQLRejection(
+                .columnNotAllowed,
+                "The database does not match its masked and hidden columns: \(problem). Nothing is read until they match again."))
         }
         let classifier = try SQLStatementClassifier(
             schema: schema, isVisible: policy.mayHideTables ? { [policy] in policy.isVisible($0) } : nil,

@@ -4,9 +4,12 @@
 /// in a result).
 ///
 /// Enforced by SQLite's authorizer on the connections that read (it answers `SQLITE_IGNORE` for
-/// the column, so SQLite reads NULL), and by the classifier for writes: a write that reads a
-/// masked column (its `WHERE`, a `SET` expression, `RETURNING`, an `INSERT … SELECT`) is refused
-/// unless masked columns are revealed, since what it changes would tell the value.
+/// the column, so SQLite reads NULL), and by the classifier for writes: a table with a masked
+/// column is written only when masked columns are revealed, one with a hidden column never, and a
+/// write that reads a masked column (its `WHERE`, a `SET` expression, `RETURNING`, an `INSERT …
+/// SELECT`, a trigger) is refused unless they are revealed, since what it changes would tell the
+/// value. A rowid alias or a `WITHOUT ROWID` key cannot be protected, and rules that name what
+/// the schema does not have stop every access (fail closed).
 ///
 /// Derived rules, so that nothing computed from a protected column gives it away:
 /// - the generated columns of a table with a masked (hidden) column are masked (hidden) too;
@@ -14,7 +17,8 @@
 /// - a full-text table (FTS3/4/5) with a column named as a protected column, its shadow tables
 ///   and the `fts5vocab`/`fts4aux` tables of the database are hidden: `MATCH` and the index's
 ///   tokens would tell the words, whatever the authorizer answers for the column;
-/// - `sqlite_stat4` (sample index keys) is not readable.
+/// - a full-text table whose content is a view or nothing (contentless) is hidden too;
+/// - SQLite's statistics tables (`sqlite_stat4` holds sample index keys) are not readable.
 ///
 /// ```swift
 /// var policy = SafetyPolicy(allowlist: .readOnly)

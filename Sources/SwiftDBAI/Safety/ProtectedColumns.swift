@@ -23,7 +23,7 @@ struct ProtectedColumns: Sendable, Hashable {
 
     private init() {}
 
-    /// Resolves `protection` against `schema`; names the schema does not have are left out.
+    /// Resolves `protection` against `schema`; names the schema does not have are ``problems``.
     init(_ protection: ColumnProtection, schema: DatabaseSchema) {
         guard !protection.isEmpty else { return }
         masked = Self.resolve(protection.masked, in: schema, problems: &problems)
@@ -65,13 +65,15 @@ struct ProtectedColumns: Sendable, Hashable {
     ) -> [String: Set<String>] {
         var resolved: [String: Set<String>] = [:]
         for (name, columns) in rules.sorted(by: { $0.key < $1.key }) {
-            guard let table = schema.table(named: name) else {
-                problems.append("the protected table \(name) is not in the database (renamed or dropped?)")
+            guard let table = schema.table(named: name), table.kind != .view else {
+                // A view in its place (the table renamed, a view made under its name) would read
+                // the columns through another name, which no rule names.
+                problems.append("the protected table \(name) is not a table of the database (renamed, dropped or replaced by a view?)")
                 continue
             }
             for name in columns.sorted() {
                 guard let column = table.column(named: name) else {
-                    problems.append("the protected column \(table.name).\(name) is not in the database (renamed or dropped?)")
+                    problems.append("a protected column of \(table.name) is not in the database (renamed or dropped?)")
                     continue
                 }
                 if let reason = orderingKey(column, of: table) {
@@ -121,6 +123,12 @@ struct ProtectedColumns: Sendable, Hashable {
         hidden[SQLIdentifier.foldCase(table)]?.contains(SQLIdentifier.foldCase(column)) ?? false
     }
 
+    /// True when some table has a hidden column of this name.
+    func isHiddenAnywhere(_ column: String) -> Bool {
+        let folded = SQLIdentifier.foldCase(column)
+        return hidden.values.contains { $0.contains(folded) }
+    }
+
     /// The hidden columns of a table, folded.
     func hiddenColumns(of table: String) -> Set<String> {
         hidden[SQLIdentifier.foldCase(table)] ?? []
@@ -143,7 +151,8 @@ struct ProtectedColumns: Sendable, Hashable {
     /// - Throws: ``SQLRejection``.
     func authorize(_ statement: ClassifiedStatement, revealsMasked: Bool) throws(SQLRejection) {
         guard !isEmpty else { return }
-        if statement.tablesTouched.contains(where: hiddenTables.contains) {
+        // Reads only: the triggers that keep a full-text index in step with its table write it.
+        if statement.tablesRead.contains(where: hiddenTables.contains) {
             throw SQLRejection(
                 .tableNotAllowed,
                 "The statement reaches a table that is not accessible (a full-text index over a protected column).")

@@ -212,7 +212,10 @@ public final class SQLStatementClassifier: @unchecked Sendable {
         return (0..<count).filter { index in
             guard let table = sqlite3_column_table_name(statement, Int32(index)),
                   let column = sqlite3_column_origin_name(statement, Int32(index)) else { return false }
-            return protection.isHidden(String(cString: table), String(cString: column))
+            let name = String(cString: table)
+            // A recursive CTE is its own origin: judged by the column's name alone.
+            guard schema.table(named: name) != nil else { return protection.isHiddenAnywhere(String(cString: column)) }
+            return protection.isHidden(name, String(cString: column))
         }
     }
 

@@ -64,7 +64,15 @@ extension DatabaseSchema {
                     var regenerated = table
                     regenerated.rowCount = nil
                     regenerated.description = nil
-                    for column in regenerated.columns.indices { regenerated.columns[column].description = nil }
+                    let masked = protection.masked[SQLIdentifier.foldCase(table.name)] ?? []
+                    // A key over a masked column would make its index again in the names copy.
+                    let keyed = forNames && table.primaryKey.contains { masked.contains(SQLIdentifier.foldCase($0)) }
+                    for column in regenerated.columns.indices {
+                        regenerated.columns[column].description = nil
+                        // table_xinfo gives an expression default without its parentheses.
+                        regenerated.columns[column].defaultValue = regenerated.columns[column].defaultValue.map { "(\($0))" }
+                        if keyed { regenerated.columns[column].primaryKeyPosition = nil }
+                    }
                     table.sql = String(SchemaDescriber().ddl(for: regenerated).dropLast())
                 }
             }

@@ -19,7 +19,7 @@ import SwiftDBAIMCPKernel
 /// only if, inside its own transaction, it changes exactly those rows and they have not changed
 /// meanwhile (``ChangeSignature``). Otherwise nothing changes and a new preview is offered.
 struct WriteConfirmationFlow: Sendable {
-    let executor: SQLExecutor
+    var executor: SQLExecutor
     let tokens: ConfirmationTokenStore
     /// False with `--no-confirm`.
     let confirmsDestructiveWrites: Bool

@@ -43,7 +43,7 @@ struct AskTool: DatabaseTool {
             throw ToolCallError(ToolRegistry.unavailableMessage(named: context.naming.name(name)), code: .noLanguageModel)
         }
         let database = context.database
-        if let resumed = try await context.writes.resumeModelWrite(question: question) {
+        if let resumed = try await context.modelWrites.resumeModelWrite(question: question) {
             // 2026-07-28: the retry of a confirmation; the statement comes signed from the first call.
             return Self.modelWriteOutput(resumed.output, sql: resumed.sql, conversation: resumed.conversation).fitted(to: context.budget)
         }
@@ -68,11 +68,11 @@ struct AskTool: DatabaseTool {
             // Only a write that never ran (a run that rolled back has its line): refused by the
             // policy — statements refused whatever it says (DROP, ATTACH…) count too — or awaiting a
             // confirmation, or declined.
-            if let audit = context.writes.audit, await Self.isUnrunWrite(sql, refusal: refusal, executor: context.executor) {
+            if let audit = context.writes.audit, await Self.isUnrunWrite(sql, refusal: refusal, executor: context.modelWrites.executor) {
                 audit.beginWrite([BoundStatement(sql: sql)], confirmation: refusal.code == .confirmationDeclined ? .elicitation : nil)
             }
             if case .confirmationRequired(let operation, _) = refusal,
-               let output = try await context.writes.confirmModelWrite(sql: sql, operation: operation, question: question, conversation: id) {
+               let output = try await context.modelWrites.confirmModelWrite(sql: sql, operation: operation, question: question, conversation: id) {
                 return Self.modelWriteOutput(output, sql: sql, conversation: id).fitted(to: context.budget)
             }
             throw Self.unconfirmedWrite(sql: sql, error: refusal, naming: context.naming) ?? ChatError.refused(sql: sql, error: refusal)

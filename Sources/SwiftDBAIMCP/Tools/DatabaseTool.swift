@@ -81,6 +81,13 @@ struct ToolCallContext: Sendable {
     var executor: SQLExecutor { database.executor(granting: granted, revealingMasked: revealsMasked) }
     /// Confirms destructive writes (elicitation, tokens) and runs them.
     let writes: WriteConfirmationFlow
+    /// The flow of the writes a language model wrote (`ask`): never with masked columns in the
+    /// clear, whoever asks.
+    var modelWrites: WriteConfirmationFlow {
+        var flow = writes
+        flow.executor = database.executor(granting: granted)
+        return flow
+    }
     /// Sends `notifications/progress` for this request, when the client asked for them.
     let progress: ProgressReporter?
     /// The conversations of `ask` and how to start one; nil without a language model.
