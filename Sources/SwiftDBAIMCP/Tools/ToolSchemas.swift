@@ -81,6 +81,10 @@ enum ToolSchemas {
             "primary_key_position": ["type": "integer"],
             "visibility": ["type": "string", "enum": ["normal", "hidden", "generated_virtual", "generated_stored"]],
             "description": ["type": "string", "description": "What the column holds (metadata or a comment in its CREATE TABLE)."],
+            "masked": [
+                "type": "boolean",
+                "description": "True when the metadata masks the column: it reads as NULL unless your access includes dbai:unmask.",
+            ],
         ],
         "required": ["name", "type", "not_null", "visibility"],
     ]
