@@ -28,7 +28,8 @@ public struct ColumnSchema: Sendable, Hashable, Codable {
     /// statement, or from ``SchemaDescriptions`` (which take precedence). Nil when neither says.
     public var description: String?
 
-    /// True when the column is masked for the caller (``ColumnProtection``): it reads as NULL.
+    /// True when the column is masked (``ColumnProtection``): it reads as NULL unless the
+    /// executor reveals masked columns.
     public var isMasked: Bool = false
 
     /// True for generated columns, which cannot be written.
