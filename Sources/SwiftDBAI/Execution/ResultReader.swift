@@ -56,8 +56,7 @@ struct ResultReader {
         _ statement: Statement, sql: String, start: ContinuousClock.Instant = .now, after position: ResultPosition? = nil
     ) throws -> QueryResult {
         let handle = statement.sqliteStatement
-        let kept = omittedColumns.isEmpty
-            ? Array(0..<statement.columnCount) : (0..<statement.columnCount).filter { !omittedColumns.contains($0) }
+        let kept = Self.keptColumns(statement.columnCount, omitting: omittedColumns)
         let columnCount = kept.count
         let columns = kept.map { index in
             QueryColumn(
@@ -144,6 +143,11 @@ struct ResultReader {
                 offset: skipped + rows.count, fingerprint: fingerprint.value, schemaVersion: position?.schemaVersion ?? 0)
         }
         return result
+    }
+
+    /// The indexes of the result columns returned: all of `count` but the omitted ones.
+    static func keptColumns(_ count: Int, omitting omitted: [Int]) -> [Int] {
+        omitted.isEmpty ? Array(0..<count) : (0..<count).filter { !omitted.contains($0) }
     }
 
     /// One result value, its size as JSON, and its full size in bytes when it was clipped.

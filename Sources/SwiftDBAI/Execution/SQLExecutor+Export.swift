@@ -75,7 +75,7 @@ extension SQLExecutor {
         let start = ContinuousClock.now
         let statement = try preparedRead(sql, arguments: arguments, db: db)
         let handle = statement.sqliteStatement
-        let kept = (0..<statement.columnCount).filter { !omitted.contains($0) }
+        let kept = ResultReader.keptColumns(statement.columnCount, omitting: omitted)
         let columns = kept.map { index in
             QueryColumn(
                 name: statement.columnNames[index],

@@ -196,7 +196,7 @@ struct ProtectedColumns: Sendable, Hashable {
             for (table, columns) in reads.sorted(by: { $0.key < $1.key }) {
                 let key = SQLIdentifier.foldCase(table)
                 let reader = byTriggers ? "A trigger of the write" : "The write"
-                if let hidden = hidden[key], let column = columns.sorted().first(where: { hidden.contains(SQLIdentifier.foldCase($0)) }) {
+                if let hidden = hidden[key], columns.contains(where: { hidden.contains(SQLIdentifier.foldCase($0)) }) {
                     throw SQLRejection(
                         .columnNotAllowed,
                         byTriggers
@@ -229,9 +229,6 @@ struct ColumnReadMask: Sendable, Hashable {
             names.sorted().map { ColumnPair(table: Array(table.utf8CString), column: Array($0.utf8CString)) }
         }
     }
-
-    /// True when nothing is read as NULL.
-    var isEmpty: Bool { pairs.isEmpty }
 
     /// True when SQLite must read this column of this table as NULL (ASCII case-insensitive).
     func ignores(table: UnsafePointer<CChar>, column: UnsafePointer<CChar>) -> Bool {

@@ -29,7 +29,7 @@ public struct ColumnSchema: Sendable, Hashable, Codable {
     public var description: String?
 
     /// True when the column is masked (``ColumnProtection``): it reads as NULL unless the
-    /// executor reveals masked columns.
+    /// executor reveals masked columns. Not encoded.
     public var isMasked: Bool = false
 
     /// True for generated columns, which cannot be written.
@@ -49,32 +49,8 @@ public struct ColumnSchema: Sendable, Hashable, Codable {
         self.visibility = visibility
     }
 
+    /// ``isMasked`` is not encoded: it is how a policy shows the schema, not part of it.
     enum CodingKeys: String, CodingKey {
-        case name, declaredType, isNotNull, defaultValue, primaryKeyPosition, visibility, description, isMasked
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            name: try container.decode(String.self, forKey: .name),
-            declaredType: try container.decode(String.self, forKey: .declaredType),
-            isNotNull: try container.decode(Bool.self, forKey: .isNotNull),
-            defaultValue: try container.decodeIfPresent(String.self, forKey: .defaultValue),
-            primaryKeyPosition: try container.decodeIfPresent(Int.self, forKey: .primaryKeyPosition),
-            visibility: try container.decode(Visibility.self, forKey: .visibility),
-            description: try container.decodeIfPresent(String.self, forKey: .description))
-        isMasked = try container.decodeIfPresent(Bool.self, forKey: .isMasked) ?? false
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(declaredType, forKey: .declaredType)
-        try container.encode(isNotNull, forKey: .isNotNull)
-        try container.encodeIfPresent(defaultValue, forKey: .defaultValue)
-        try container.encodeIfPresent(primaryKeyPosition, forKey: .primaryKeyPosition)
-        try container.encode(visibility, forKey: .visibility)
-        try container.encodeIfPresent(description, forKey: .description)
-        if isMasked { try container.encode(isMasked, forKey: .isMasked) }
+        case name, declaredType, isNotNull, defaultValue, primaryKeyPosition, visibility, description
     }
 }

@@ -14,9 +14,7 @@ extension DatabaseSchema {
             }
             if keys.count != table.foreignKeys.count {
                 table.foreignKeys = keys
-                var regenerated = table
-                regenerated.rowCount = nil
-                table.sql = String(SchemaDescriber().ddl(for: regenerated).dropLast())
+                table.sql = table.regeneratedSQL()
             }
             tables.append(table)
         }
@@ -42,42 +40,45 @@ extension DatabaseSchema {
                 table.columns[column].isMasked = true
             }
             let hidden = protection.hiddenColumns(of: table.name)
+            let masked = protection.masked[SQLIdentifier.foldCase(table.name)] ?? []
             let keys = table.foreignKeys.filter { key in
                 !key.columns.contains { hidden.contains(SQLIdentifier.foldCase($0)) }
                     && !key.referencedColumns.contains { protection.isHidden(key.referencedTable, $0) }
             }
-            var rewrites = !hidden.isEmpty || keys.count != table.foreignKeys.count
-            if forNames, let masked = protection.masked[SQLIdentifier.foldCase(table.name)] {
-                // Written anew too: a UNIQUE constraint of the original text would make its index.
-                rewrites = true
-                table.indexes.removeAll { index in
-                    index.terms.contains { $0.isExpression } || index.columns.contains { masked.contains(SQLIdentifier.foldCase($0)) }
-                }
-            }
-            if rewrites {
+            // In the names copy, an index over a masked column would let INDEXED BY follow its
+            // order, and a UNIQUE constraint or key of the original text would make one again.
+            let dropsMaskedIndexes = forNames && !masked.isEmpty
+            if !hidden.isEmpty || keys.count != table.foreignKeys.count || dropsMaskedIndexes {
+                let indexed = dropsMaskedIndexes ? hidden.union(masked) : hidden
                 table.columns.removeAll { hidden.contains(SQLIdentifier.foldCase($0.name)) }
                 table.indexes.removeAll { index in
-                    index.terms.contains { $0.isExpression } || index.columns.contains { hidden.contains(SQLIdentifier.foldCase($0)) }
+                    index.terms.contains { $0.isExpression } || index.columns.contains { indexed.contains(SQLIdentifier.foldCase($0)) }
                 }
                 table.foreignKeys = keys
                 if table.kind == .table {
-                    var regenerated = table
-                    regenerated.rowCount = nil
-                    regenerated.description = nil
-                    let masked = protection.masked[SQLIdentifier.foldCase(table.name)] ?? []
-                    // A key over a masked column would make its index again in the names copy.
-                    let keyed = forNames && table.primaryKey.contains { masked.contains(SQLIdentifier.foldCase($0)) }
-                    for column in regenerated.columns.indices {
-                        regenerated.columns[column].description = nil
-                        // table_xinfo gives an expression default without its parentheses.
-                        regenerated.columns[column].defaultValue = regenerated.columns[column].defaultValue.map { "(\($0))" }
-                        if keyed { regenerated.columns[column].primaryKeyPosition = nil }
-                    }
-                    table.sql = String(SchemaDescriber().ddl(for: regenerated).dropLast())
+                    table.sql = table.regeneratedSQL(
+                        withoutPrimaryKey: dropsMaskedIndexes && table.primaryKey.contains { masked.contains(SQLIdentifier.foldCase($0)) })
                 }
             }
             schema.tables[position] = table
         }
         return schema
+    }
+}
+
+extension TableSchema {
+    /// The table's `CREATE TABLE` text written anew from its columns, keys and foreign keys, for a
+    /// table whose original text names something left out. Defaults are written in parentheses:
+    /// `PRAGMA table_xinfo` gives an expression default (`datetime('now')`) without them.
+    ///
+    /// - Parameter withoutPrimaryKey: leave the primary key out (its index would come back).
+    func regeneratedSQL(withoutPrimaryKey: Bool = false) -> String {
+        var table = self
+        table.rowCount = nil
+        for column in table.columns.indices {
+            table.columns[column].defaultValue = table.columns[column].defaultValue.map { "(\($0))" }
+            if withoutPrimaryKey { table.columns[column].primaryKeyPosition = nil }
+        }
+        return String(SchemaDescriber().ddl(for: table).dropLast())
     }
 }
