@@ -43,10 +43,15 @@ let package = Package(
         // JSON string), shared by the library and the protocol kernel, which knows nothing of
         // databases.
         .target(name: "SwiftDBAIPrimitives"),
+        // SQLite's pre-update hook (a write's rows before and after, for the audit log) and its
+        // variadic sqlite3_db_config (triggers off while an undo restores rows), which Swift
+        // cannot call through GRDB's module.
+        .target(name: "CSQLiteHooks"),
         .target(
             name: "SwiftDBAI",
             dependencies: [
                 "SwiftDBAIPrimitives",
+                "CSQLiteHooks",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The statement classifier installs its own SQLite authorizer on a
                 // private connection; GRDB does not expose what a statement writes.

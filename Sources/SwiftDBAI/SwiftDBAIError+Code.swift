@@ -47,6 +47,8 @@ extension SwiftDBAIError {
         public static let outOfMemory = Code(rawValue: "out_of_memory")
         /// The write's audit record could not be written, so the write was not committed.
         public static let auditLogFailed = Code(rawValue: "audit_log_failed")
+        /// A write was not undone: its rows changed since, or its record cannot restore them.
+        public static let revertRefused = Code(rawValue: "revert_refused")
     }
 
     /// The stable reason for this error.
@@ -67,6 +69,7 @@ extension SwiftDBAIError {
         case .valueTooLarge: .valueTooLarge
         case .outOfMemory: .outOfMemory
         case .journalFailed: .auditLogFailed
+        case .revertRefused: .revertRefused
         }
     }
 }

@@ -52,6 +52,9 @@ public enum SwiftDBAIError: Error, Sendable, Hashable {
     /// committed: the write was rolled back and nothing was changed. The reason says why (a full
     /// disk, a log file that is no longer writable).
     case journalFailed(String)
+    /// ``SQLExecutor/revert(_:)`` did not undo a write, and changed nothing: the reason says why
+    /// (its rows changed since, its record is incomplete, the undo would reach other rows).
+    case revertRefused(String)
 }
 
 extension SwiftDBAIError: CustomStringConvertible, LocalizedError {
@@ -105,6 +108,8 @@ extension SwiftDBAIError: CustomStringConvertible, LocalizedError {
         case .journalFailed(let reason):
             return "The write was not committed because its audit record could not be written (\(reason)); nothing was changed. "
                 + "Fix the audit log (free disk space, make the file writable) and send the write again."
+        case .revertRefused(let reason):
+            return "The write was not undone, and nothing was changed: \(reason)"
         }
     }
 

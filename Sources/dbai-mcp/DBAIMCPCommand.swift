@@ -19,11 +19,18 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         discussion: """
             Logs go to stderr; over stdio, stdout carries only the protocol. The database file must exist: it is never \
             created, and its journal mode and settings are never changed.
+
+            `dbai-mcp audit show|undo FILE --id ID` reads a write back from an audit log and reverts it (see `dbai-mcp audit --help`).
             """,
         version: DBAIServer.version)
 
     /// ArgumentParser's entry point, with `--help` in sections (``HelpSections``).
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "audit" {
+            await AuditCommand.main(Array(arguments.dropFirst()))
+            return
+        }
         do {
             var command = try await asyncParseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -412,7 +419,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         return number * unit
     }
 
-    private static func list(_ text: String?) -> [String]? {
+    static func list(_ text: String?) -> [String]? {
         text.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
     }
 }

@@ -25,6 +25,8 @@ struct SwiftDBAIErrorCodeTests {
         (.invalidRequest("m"), "invalid_arguments"),
         (.valueTooLarge(limit: 1), "value_too_large"),
         (.outOfMemory, "out_of_memory"),
+        (.journalFailed("r"), "audit_log_failed"),
+        (.revertRefused("r"), "revert_refused"),
     ])
     func databaseErrorCodes(error: SwiftDBAIError, code: String) {
         #expect(error.code.rawValue == code)

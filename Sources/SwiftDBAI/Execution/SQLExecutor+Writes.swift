@@ -125,7 +125,7 @@ extension SQLExecutor {
 
     // MARK: - Steps
 
-    private func classifyWrites(
+    func classifyWrites(
         _ statements: [BoundStatement], expecting operation: SQLOperation?
     ) async throws(SwiftDBAIError) -> [ClassifiedStatement] {
         guard !statements.isEmpty else {
@@ -158,7 +158,7 @@ extension SQLExecutor {
     }
 
     /// How a run tells its ``WriteJournal`` about the write.
-    private struct Journaling: Sendable {
+    struct Journaling: Sendable {
         let journal: any WriteJournal
         /// The policy requires a confirmation for one of the statements.
         let needsConfirmation: Bool
@@ -168,9 +168,12 @@ extension SQLExecutor {
 
     /// Runs the statements for real (committed), with the delegate's hooks around them; the
     /// journal, when there is one, records the write before it commits and hears how it ended.
-    private func run(
+    ///
+    /// With `restoring`, the statements put back the rows of a recorded write: its checks run
+    /// around them, and triggers are off while they run (``RowRestoration``).
+    func run(
         _ statements: [BoundStatement], classified: [ClassifiedStatement], matching signature: ChangeSignature?,
-        journaling: Journaling? = nil
+        journaling: Journaling? = nil, restoring: RowRestoration? = nil
     ) async throws(SwiftDBAIError) -> MutationResult {
         for statement in classified {
             await delegate?.willExecuteSQL(statement)
@@ -183,7 +186,8 @@ extension SQLExecutor {
             result = .success(try await writing { db in
                 try deadline.armed(on: db.sqliteConnection) {
                     let run = try self.runGuarded(
-                        statements, operation: mainOperation, db: db, commit: true, matching: signature
+                        statements, operation: mainOperation, db: db, commit: true, matching: signature,
+                        recordsRows: journaling != nil, restoring: restoring
                     ) { run, schema in
                         guard let journaling else { return }
                         let write = try Self.journaledWrite(statements, run: run, journaling: journaling, schema: schema, db: db)
@@ -223,6 +227,8 @@ extension SQLExecutor {
         var insertedRowIDs: [String: [Int64]]
         /// Rowids updated, deleted or inserted per table, sorted: what a signature covers.
         var touchedRowIDs: [String: [Int64]]
+        /// The rows' values before and after, when the run records them.
+        var rowChanges: RowChanges?
     }
 
     /// The rowid SQLite reports when nothing was inserted since it was set (no real row has it
@@ -235,9 +241,12 @@ extension SQLExecutor {
     ///
     /// `willCommit` is called inside the transaction, after the statements ran and passed every
     /// check, just before a commit: throwing rolls the transaction back.
+    /// With `recordsRows`, the rows' values before and after are recorded (``RowChanges``); with
+    /// `restoring`, its checks run before and after the statements, which run without triggers.
     private func runGuarded(
         _ statements: [BoundStatement], operation: SQLOperation, db: Database, commit: Bool,
-        matching signature: ChangeSignature? = nil, willCommit: (GuardedRun, DatabaseSchema) throws -> Void = { _, _ in }
+        matching signature: ChangeSignature? = nil, recordsRows: Bool = false, restoring: RowRestoration? = nil,
+        willCommit: (GuardedRun, DatabaseSchema) throws -> Void = { _, _ in }
     ) throws -> GuardedRun {
         let start = ContinuousClock.now
         let entry = try schemaCache.current(db)
@@ -248,6 +257,9 @@ extension SQLExecutor {
         let mutationGuard = MutationGuard(policy: policy, schema: entry.schema)
         db.add(transactionObserver: mutationGuard, extent: .observerLifetime)
         defer { db.remove(transactionObserver: mutationGuard) }
+        let recorder = recordsRows ? RowChangeRecorder(schema: entry.schema) : nil
+        recorder?.install(on: db.sqliteConnection)
+        defer { recorder?.remove() }
 
         var rowsAffected = 0
         var lastInsertRowID: Int64?
@@ -260,13 +272,20 @@ extension SQLExecutor {
                     operation: operation, rowsAffected: rowsAffected, lastInsertRowID: lastInsertRowID,
                     elapsed: ContinuousClock.now - start),
                 changedRowIDs: mutationGuard.changedRowIDs, insertedRowIDs: mutationGuard.insertedRowIDs,
-                touchedRowIDs: mutationGuard.sortedTouchedRowIDs)
+                touchedRowIDs: mutationGuard.sortedTouchedRowIDs, rowChanges: recorder?.changes)
         }
         try db.inTransaction(.immediate) {
             // The content of the confirmed rows, read before anything changes them.
             let digestBefore = try signature.map { signature in
                 try ChangeSignature.digest(of: signature.changedRowIDs, schema: entry.schema, db: db)
             }
+            if let restoring {
+                try restoring.check(.afterWrite, db: db)
+                try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+                try Self.setTriggers(enabled: false, db: db)
+            }
+            // Statements are prepared below, after the triggers are turned off.
+            defer { if restoring != nil { try? Self.setTriggers(enabled: true, db: db) } }
             for bound in statements {
                 let statement = try prepared[bound.sql] ?? db.makeStatement(sql: bound.sql)
                 prepared[bound.sql] = statement
@@ -283,6 +302,11 @@ extension SQLExecutor {
                 || mutationGuard.sortedTouchedRowIDs != signature.changedRowIDs {
                 changedSincePreview = .changedSincePreview(previewedRows: signature.rowsAffected, rowsNow: rowsAffected)
                 return .rollback
+            }
+            if let restoring {
+                try Self.setTriggers(enabled: true, db: db)
+                try restoring.check(.beforeWrite, db: db)
+                try restoring.checkOnlyRecordedRows(mutationGuard.sortedTouchedRowIDs)
             }
             guard commit else { return .rollback }
             // A violation fails the commit (the guard observes it): nothing to record then.
@@ -314,7 +338,8 @@ extension SQLExecutor {
             statements: statements, operation: run.result.operation, rowsAffected: run.result.rowsAffected,
             lastInsertRowID: run.result.lastInsertRowID, rowIDs: rowIDs, rowIDsTruncated: truncated,
             rowsDigest: try StableDigest.of(rowIDs, schema: schema, db: db),
-            needsConfirmation: journaling.needsConfirmation, confirmedByDelegate: journaling.confirmedByDelegate)
+            needsConfirmation: journaling.needsConfirmation, confirmedByDelegate: journaling.confirmedByDelegate,
+            rowChanges: run.rowChanges ?? RowChanges())
     }
 
     /// A digest of the current content of the given rows, as a ``JournaledWrite/rowsDigest``

@@ -47,6 +47,9 @@ public struct JournaledWrite: Sendable, Hashable {
     /// True when the executor's ``SQLExecutionDelegate`` confirmed the write (a preview shown);
     /// false when the caller passed `confirmed: true` or nothing needed confirming.
     public var confirmedByDelegate: Bool
+    /// The rows the write changed, with their values before and after (bounded: see
+    /// ``RowChanges``).
+    public var rowChanges = RowChanges()
 
     /// The most rowids a record lists.
     public static let maxRowIDs = 1_000

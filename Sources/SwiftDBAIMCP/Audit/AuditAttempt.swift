@@ -17,6 +17,8 @@ final class AuditAttempt: Sendable {
     /// The client as the lines name it (``AuditRecord/client(_:origin:)``).
     let client: Value
     private let logger: Logger
+    /// Fields every line of the attempt carries besides its own (`undoes`).
+    private let annotations: [String: Value]
     /// The call's arguments, kept for a read's line (`--audit-reads`).
     private let arguments: [String: Value]?
     /// Where the call stands (``AuditAttemptState``), and the database it works on.
@@ -24,8 +26,12 @@ final class AuditAttempt: Sendable {
 
     /// - Parameter isWrite: the tool writes (a write tool or a canned write); `ask` becomes a
     ///   write attempt when its model proposes a write.
-    init(log: AuditLog, tool: String, client: Value, isWrite: Bool, arguments: [String: Value]?, logger: Logger) {
+    init(
+        log: AuditLog, tool: String, client: Value, isWrite: Bool, arguments: [String: Value]?, logger: Logger,
+        annotations: [String: Value] = [:]
+    ) {
         self.log = log
+        self.annotations = annotations
         self.tool = tool
         self.client = client
         self.logger = logger
@@ -41,7 +47,7 @@ final class AuditAttempt: Sendable {
     func setDatabase(_ database: ServedDatabase) {
         let audited = AuditedDatabase(
             name: database.name, file: AuditRecord.absolutePath(database.executor.path),
-            masksValues: !database.executor.policy.columnProtection.isEmpty)
+            protection: database.executor.policy.columnProtection)
         state.withLock { $0.database = audited }
     }
 
@@ -72,6 +78,11 @@ final class AuditAttempt: Sendable {
         }
         var line = record
         line.setChanges(write)
+        // The rows' values go in the pending line only: the line a write's record is made of.
+        let database = state.withLock { $0.database }
+        line.setRowChanges(
+            write.rowChanges,
+            values: AuditRecord.ValueForm(redacting: log.settings.redactsValues, protectedColumns: database?.protectedColumns ?? [:]))
         try log.append(line.bytes, durable: true, opening: id)
     }
 
@@ -159,6 +170,7 @@ final class AuditAttempt: Sendable {
     ) -> AuditRecord {
         let life = state.life
         var line = AuditRecord(id: id ?? life.id, kind: life.kind.rawValue, tool: tool, client: client, outcome: outcome)
+        for (key, value) in annotations { line[key] = value }
         if let database = state.database { line.setDatabase(name: database.name, file: database.file) }
         if life.kind == .write || !life.statements.isEmpty {
             line.setStatements(life.statements, redacting: log.settings.redactsValues, masking: state.database?.masksValues ?? false)
@@ -173,9 +185,23 @@ struct AuditedDatabase: Sendable {
     let name: String
     /// The absolute path of the file.
     let file: String
+    /// The masked and hidden columns, by table (names case-folded): a row's value in one is
+    /// written as `{"masked": true}`.
+    let protectedColumns: [String: Set<String>]
+
+    init(name: String, file: String, protection: ColumnProtection) {
+        self.name = name
+        self.file = file
+        var columns: [String: Set<String>] = [:]
+        for (table, names) in protection.masked.merging(protection.hidden, uniquingKeysWith: { $0.union($1) }) {
+            columns[SQLIdentifier.foldCase(table), default: []].formUnion(names.map(SQLIdentifier.foldCase))
+        }
+        protectedColumns = columns
+    }
+
     /// The metadata masks or hides columns of the database: bound values are written as
     /// `{"masked": true}` (a statement's text does not say which value goes to which column).
-    let masksValues: Bool
+    var masksValues: Bool { !protectedColumns.isEmpty }
 }
 
 /// The ``WriteJournal`` of one attempt's executor: it tells the attempt how the write was

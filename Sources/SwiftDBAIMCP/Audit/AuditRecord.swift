@@ -33,15 +33,18 @@ enum AuditConfirmation: String, Sendable {
     case retry
     /// `--no-confirm`: the server confirms nothing.
     case noConfirm = "no_confirm"
+    /// A person ran `dbai-mcp audit undo --apply`.
+    case apply
 }
 
 /// One line of the audit log, built field by field; ``bytes`` is the JSON (keys sorted).
 ///
 /// Schema version 1 (``version``), documented in the README: `v`, `id`, `time`, `kind`, `tool`,
 /// `database` {`name`, `file`}, `client` {`transport`, `name`, `version`, `protocol`, `session`,
-/// `token_sha256`}, `statements` [{`sql`, `values`}], `confirmation`, `outcome`, and by outcome
-/// `rows_affected`, `last_insert_rowid`, `rowids`, `rowids_truncated`, `rows_digest`, `code`,
-/// `message`, `recovered`.
+/// `token_sha256`, `caller` {`iss`, `sub`, `client_id`, `scopes`}}, `statements` [{`sql`,
+/// `values`}], `confirmation`, `outcome`, and by outcome `rows_affected`, `last_insert_rowid`,
+/// `rowids`, `rowids_truncated`, `rows_digest`, `code`, `message`, `recovered`; a `pending` line
+/// also `changes` [{`table`, `rowid`, `before`, `after`}] and `changes_incomplete`.
 struct AuditRecord: Sendable {
     /// The version of the line format. Fields may be added within a version; none is removed
     /// or changes meaning.
@@ -92,6 +95,64 @@ struct AuditRecord: Sendable {
         fields["rowids"] = .object(write.rowIDs.mapValues { .array($0.map { .int(Int($0)) }) })
         if write.rowIDsTruncated { fields["rowids_truncated"] = true }
         fields["rows_digest"] = .string(write.rowsDigest)
+    }
+
+    /// How a line writes the values of a write's rows.
+    struct ValueForm: Sendable {
+        /// Each value as its type and size (`--audit-redact-values`).
+        var redacting = false
+        /// Masked and hidden columns by table (case-folded): `{"masked": true}`.
+        var protectedColumns: [String: Set<String>] = [:]
+    }
+
+    /// The rows a write changed, with their values before and after (`changes`), and why the
+    /// list is not the whole write (`changes_incomplete`).
+    mutating func setRowChanges(_ changes: RowChanges, values form: ValueForm) {
+        fields["changes"] = .array(changes.rows.map { row in
+            let protected = form.protectedColumns[SQLIdentifier.foldCase(row.table)] ?? []
+            func image(_ values: [String: SQLValue]?) -> Value {
+                guard let values else { return .null }
+                var object: [String: Value] = [:]
+                for (column, value) in values {
+                    object[column] =
+                        protected.contains(SQLIdentifier.foldCase(column)) ? ["masked": true]
+                        : form.redacting ? Self.redacted(value) : Self.rowValue(value)
+                }
+                return .object(object)
+            }
+            var entry: [String: Value] = ["table": .string(row.table), "before": image(row.before), "after": image(row.after)]
+            if let rowID = row.rowID { entry["rowid"] = .int(Int(rowID)) }
+            return .object(entry)
+        })
+        if let reason = changes.incompleteReason { fields["changes_incomplete"] = .string(reason) }
+    }
+
+    /// A row's value as a line writes it, without loss: a number, a string, null, a blob as
+    /// `{"base64": …, "bytes": N}`, a real JSON cannot write as `{"real": "Infinity"}`.
+    static func rowValue(_ value: SQLValue) -> Value {
+        if case .real(let real) = value, !real.isFinite {
+            return ["real": .string(real.isNaN ? "NaN" : (real > 0 ? "Infinity" : "-Infinity"))]
+        }
+        return Value(value)
+    }
+
+    /// The value ``rowValue(_:)`` wrote; nil for a value the line does not hold (masked,
+    /// redacted) or does not write that way.
+    static func sqlValue(fromRowValue value: Value) -> SQLValue? {
+        switch value {
+        case .null: return .null
+        case .int(let integer): return .integer(Int64(integer))
+        case .double(let double): return .real(double)
+        case .string(let text): return .text(text)
+        case .object(let object):
+            if let base64 = object["base64"]?.stringValue, let data = Data(base64Encoded: base64) { return .blob(data) }
+            switch object["real"]?.stringValue {
+            case "Infinity": return .real(.infinity)
+            case "-Infinity": return .real(-.infinity)
+            default: return nil
+            }
+        default: return nil
+        }
     }
 
     /// Why nothing (or nothing more) was changed.
