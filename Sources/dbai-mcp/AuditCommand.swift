@@ -84,6 +84,10 @@ struct AuditCommand: AsyncParsableCommand {
             let outcome: AuditUndo.Outcome
             do {
                 let undo = try AuditUndo(try AuditEntry.find(id: id, inLog: log))
+                if let recorded = undo.entry.databaseFile, !undo.entry.wasMade(on: db.path) {
+                    FileHandle.standardError.write(Data(
+                        "dbai-mcp audit: note: the write was made on \(recorded); the rows are checked in \(db.path)\n".utf8))
+                }
                 var loaded = try metadata.map { path in try DatasetteMetadata.load(path: path) }
                 // The undo serves one database: the metadata's entries for the others do not apply.
                 if let databases = loaded?.databases { loaded?.databases = databases.filter { $0.key == db.name } }
@@ -92,6 +96,9 @@ struct AuditCommand: AsyncParsableCommand {
                     writableTables: DBAIMCPCommand.list(writeTables), metadata: loaded)
                 configuration.audit = AuditSettings(path: auditLog ?? log)
                 outcome = try await undo.run(configuration: configuration, apply: apply, logger: Logger(label: "dbai-mcp.audit"))
+            } catch let error as DBAIServerConfigurationError {
+                guard case .auditLog = error else { throw AuditCommand.fail(error) }
+                throw AuditCommand.fail("\(error) (to record the undo in another file, pass --audit-log FILE)")
             } catch {
                 throw AuditCommand.fail(error)
             }

@@ -56,6 +56,41 @@ struct AuditAttemptTests {
         #expect(lines[1]["statements"]?.arrayValue?.count == 1)
     }
 
+    @Test("the pending line holds the rows' values, every kind read back as it was; the entry is found by its id")
+    func rowValues() throws {
+        let harness = try Harness()
+        let attempt = harness.attempt(tool: "update")
+        let before: [String: SQLValue] = [
+            "i": .integer(.max), "r": .real(5), "n": .null, "t": .text("Infinity"), "b": .blob(Data([0, 1, 255])),
+            "inf": .real(-.infinity), "tiny": .real(5e-324),
+        ]
+        var after = before
+        after["t"] = .text("é\u{0}\"")
+        var write = Self.write()
+        write.rowChanges = RowChanges(rows: [RowChange(table: "t", rowID: 7, before: before, after: after)])
+        attempt.beginWrite(Self.delete)
+        try attempt.prepare(write, confirmation: .notNeeded)
+        attempt.committed(write)
+        attempt.finish(failure: nil)
+        let lines = try harness.lines()
+        #expect(lines[0]["changes"] != nil && lines[1]["changes"] == nil)
+        let entry = try AuditEntry.find(id: try #require(lines[0]["id"]?.stringValue), inLog: harness.folder.path("audit.jsonl"))
+        #expect(entry.outcome == "committed")
+        #expect(try entry.rowChanges().rows == write.rowChanges.rows, "no value changes kind or loses a bit")
+        #expect(entry.report.contains("t rowid 7: updated") && entry.report.contains(#"t: "Infinity" → "é\u0000\"""#))
+
+        // Masked and redacted values are not in the line, and cannot be put back.
+        for (form, written) in [
+            (AuditRecord.ValueForm(protectedColumns: ["t": ["t"]]), #""t":{"masked":true}"#),
+            (AuditRecord.ValueForm(redacting: true), #""t":{"length":8,"type":"text"}"#),
+        ] {
+            var line = AuditRecord(id: "x", kind: "write", tool: "update", client: [:], outcome: .pending)
+            line.setRowChanges(write.rowChanges, values: form)
+            let text = String(decoding: line.bytes, as: UTF8.self)
+            #expect(!text.contains(#""t":"Infinity""#) && text.contains(written), "\(text)")
+        }
+    }
+
     @Test("a rollback writes its line at once; the call's end adds none, and a second run has a new id")
     func rolledBack() throws {
         let harness = try Harness()

@@ -143,8 +143,15 @@ async def test_over_stdio_masked_columns_read_as_null_and_hidden_ones_are_absent
         assert check.execute("SELECT note FROM orders").fetchall() == [("new@note.example",)]
     audit = log.read_text()
     assert_no_secret(audit)
-    # The values bound to writes are recorded as masked: the new note is not there.
-    assert "new@note.example" not in audit and '{"masked":true}' in audit
+    # The values bound to writes are recorded as masked (a statement does not say which column each is
+    # for): the new note is not among them. The rows' values are recorded by column: the note's, of a
+    # column nobody protects, as it is.
+    entries = [json.loads(line) for line in audit.splitlines()]
+    assert "new@note.example" not in json.dumps([entry.get("statements") for entry in entries])
+    assert '{"masked":true}' in audit
+    changes = [entry["changes"] for entry in entries if entry["outcome"] == "pending"]
+    assert changes == [[{"table": "orders", "rowid": 1, "before": {"id": 1, "person_id": 1, "note": "first"},
+                         "after": {"id": 1, "person_id": 1, "note": "new@note.example"}}]]
 
 
 async def test_the_metadata_must_name_real_columns_and_one_rule_each(dbai_bin: Path, people: tuple[Path, Path], tmp_path: Path) -> None:
@@ -224,7 +231,10 @@ def test_with_dbai_unmask_a_table_with_masked_columns_is_written_and_without_it_
     database, _ = people
     metadata = tmp_path / "masked-only.yaml"
     metadata.write_text("databases:\n  people:\n    tables:\n      people:\n        columns: {email: {masked: true}}\n")
-    with resource_server(dbai_bin, database, issuer.issuer, "--metadata", str(metadata), "--allow", "standard") as server:
+    log = tmp_path / "audit.jsonl"
+    with resource_server(
+        dbai_bin, database, issuer.issuer, "--metadata", str(metadata), "--allow", "standard", "--audit-log", str(log),
+    ) as server:
         writer = issuer.client_credentials_token(
             *issuer.register_client(scope="dbai:read dbai:write"), scope="dbai:read dbai:write", resource=server.url)
         unmasker = issuer.client_credentials_token(
@@ -236,6 +246,16 @@ def test_with_dbai_unmask_a_table_with_masked_columns_is_written_and_without_it_
         assert not done.get("isError"), done
     with sqlite3.connect(database) as check:
         assert check.execute("SELECT name, email FROM people WHERE id = 1").fetchone() == ("Ann", "ann@new.example")
+    # The audit record of the write: the rows' other values, the masked column's never.
+    text = log.read_text()
+    assert "ann@new.example" not in text and "ann@secret.example" not in text
+    record = next(json.loads(line) for line in text.splitlines() if '"pending"' in line)
+    assert record["changes"] == [{
+        "table": "people", "rowid": 1,
+        "before": {"id": 1, "name": "Ann", "email": {"masked": True}, "ssn": "111-22-3333"},
+        "after": {"id": 1, "name": "Ann", "email": {"masked": True}, "ssn": "111-22-3333"}}]
+    undo = run_binary(dbai_bin, "audit", "undo", str(log), "--id", record["id"], "--db", str(database), "--allow", "standard")
+    assert undo.returncode == 1 and "people.email is masked" in undo.stderr
 
 
 async def test_ask_never_shows_the_model_a_protected_value_even_when_told_to_select_it(

@@ -360,6 +360,38 @@ def test_audit_lines_name_the_caller_and_never_the_token(
     assert "token_sha256" not in final[0]["client"]
 
 
+def test_two_callers_writes_are_told_apart_and_undone_only_while_their_rows_hold(
+    dbai_bin: Path, chinook: Path, tmp_path: Path, issuer: AuthorizationServerHandle
+) -> None:
+    log = tmp_path / "audit.jsonl"
+    with resource_server(dbai_bin, chinook, issuer.issuer, "--allow", "standard", "--audit-log", str(log)) as server:
+        alice = issuer.register_client(scope="dbai:read dbai:write")
+        bob = issuer.register_client(scope="dbai:read dbai:write")
+        for (client_id, secret), name in ((alice, "Alice's"), (bob, "Bob's")):
+            token = issuer.client_credentials_token(client_id, secret, scope="dbai:read dbai:write", resource=server.url)
+            done = result(call(server, token, "update", {"table": "Genre", "set": {"Name": name}, "where": {"GenreId": 1}}))
+            assert not done.get("isError"), done
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    first, second = (entry for entry in entries if entry["outcome"] == "committed")
+    assert (first["client"]["caller"]["sub"], second["client"]["caller"]["sub"]) == (alice[0], bob[0])
+    records = {entry["id"]: entry for entry in entries if entry["outcome"] == "pending"}
+    assert records[first["id"]]["changes"][0]["before"]["Name"] == "Rock"
+    assert records[first["id"]]["changes"][0]["after"]["Name"] == "Alice's"
+    assert records[second["id"]]["changes"][0]["before"]["Name"] == "Alice's"
+
+    shown = run_binary(dbai_bin, "audit", "show", str(log), "--id", second["id"])
+    assert f"sub {bob[0]} of {issuer.issuer}" in shown.stdout and '"Alice\'s" → "Bob\'s"' in shown.stdout
+    # Alice's write is not undone over Bob's: her row changed since.
+    undo = ["audit", "undo", str(log), "--db", str(chinook), "--allow", "standard", "--apply", "--id"]
+    refused = run_binary(dbai_bin, *undo, first["id"])
+    assert refused.returncode == 1 and "changed since the write" in refused.stderr
+    assert run_binary(dbai_bin, *undo, second["id"]).returncode == 0
+    assert run_binary(dbai_bin, *undo, first["id"]).returncode == 0
+    with sqlite3.connect(chinook) as check:
+        assert check.execute("SELECT Name FROM Genre WHERE GenreId = 1").fetchone() == ("Rock",)
+    check.close()
+
+
 # MARK: - Opaque tokens
 
 

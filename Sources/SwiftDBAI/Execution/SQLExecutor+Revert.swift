@@ -40,13 +40,15 @@ extension SQLExecutor {
         try await restoration(of: changes).statements
     }
 
-    /// Checks, without changing anything, that every row of `changes` still holds what the
-    /// write left in it: ``revert(_:)`` would run.
+    /// Checks, without changing anything, that ``revert(_:)`` would run: the policy allows its
+    /// statements, and every row of `changes` still holds what the write left in it.
     ///
     /// - Throws: ``SwiftDBAIError/revertRefused(_:)`` saying which row changed, or why the
-    ///   record cannot restore the rows.
+    ///   record cannot restore the rows; ``SwiftDBAIError/rejected(_:)`` when the policy refuses
+    ///   a statement.
     public func checkRevertible(_ changes: RowChanges) async throws(SwiftDBAIError) {
         let restoration = try await restoration(of: changes)
+        _ = try await classifyWrites(restoration.statements, expecting: nil)
         try await access { db in try restoration.check(.afterWrite, db: db) }
     }
 

@@ -62,6 +62,7 @@ extension AuditEntry {
         if let name = client["name"]?.stringValue {
             parts.append("client \(name)\(client["version"]?.stringValue.map { " \($0)" } ?? "")")
         }
+        if let user = client["user"]?.stringValue { parts.append("user \(user)") }
         parts.append("over \(client["transport"]?.stringValue ?? "?")")
         return parts.joined(separator: "; ")
     }

@@ -48,6 +48,15 @@ public struct AuditEntry: Sendable {
         lines.last { $0[name] != nil }?[name]
     }
 
+    /// The absolute path of the database file the call worked on, as its lines name it.
+    public var databaseFile: String? { field("database")?.objectValue?["file"]?.stringValue }
+
+    /// True when the call worked on the database file at `path` (relative to the current
+    /// directory), or its lines do not say.
+    public func wasMade(on path: String) -> Bool {
+        databaseFile.map { $0 == AuditRecord.absolutePath(path) } ?? true
+    }
+
     /// How the call ended: the outcome of its last line.
     public var outcome: String { field("outcome")?.stringValue ?? "unknown" }
 

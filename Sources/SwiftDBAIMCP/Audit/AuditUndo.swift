@@ -51,14 +51,14 @@ public struct AuditUndo: Sendable {
         let executor = database.executor
         let bound = try await executor.revertStatements(for: changes)
         let statements = bound.map(\.sqlWithLiterals)
-        let refusal = try await Self.refusal(executor, changes)
+        let refusal = await Self.refusal(executor, changes)
         guard apply, refusal == nil else { return Outcome(statements: statements, refusal: refusal, applied: nil) }
         guard let settings = configuration.audit else {
             return Outcome(statements: statements, refusal: nil, applied: try await executor.revert(changes))
         }
         let log = try AuditLog(settings)
         let attempt = AuditAttempt(
-            log: log, tool: "audit_undo", client: ["transport": "cli"], isWrite: true, arguments: nil, logger: logger,
+            log: log, tool: "audit_undo", client: Self.client, isWrite: true, arguments: nil, logger: logger,
             annotations: ["undoes": .string(entry.id)])
         attempt.setDatabase(database)
         attempt.beginWrite(bound, confirmation: .apply)
@@ -72,13 +72,21 @@ public struct AuditUndo: Sendable {
         }
     }
 
-    /// Why the rows cannot be put back now (they changed since), or nil when they can.
-    private static func refusal(_ executor: SQLExecutor, _ changes: RowChanges) async throws(SwiftDBAIError) -> String? {
+    /// The client an undo's lines name: the command line, and the system user who ran it.
+    static var client: Value {
+        var client: [String: Value] = ["transport": "cli", "uid": .int(Int(getuid()))]
+        if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name { client["user"] = .string(String(cString: name)) }
+        return .object(client)
+    }
+
+    /// Why the rows cannot be put back now (they changed since, the policy refuses a
+    /// statement), or nil when they can.
+    private static func refusal(_ executor: SQLExecutor, _ changes: RowChanges) async -> String? {
         do {
             try await executor.checkRevertible(changes)
             return nil
         } catch {
-            guard case .revertRefused(let reason) = error else { throw error }
+            guard case .revertRefused(let reason) = error else { return error.description }
             return reason
         }
     }
