@@ -74,6 +74,9 @@ struct AuditCommand: AsyncParsableCommand {
         @Option(name: .long, help: ArgumentHelp("As the server's --metadata.", valueName: "file"))
         var metadata: String?
 
+        @Flag(name: .customLong("other-db"), help: "Undo on --db although the write was recorded on another file (a copy, a restored backup): its rows are checked all the same.")
+        var otherDatabase = false
+
         @Option(name: .customLong("audit-log"), help: ArgumentHelp(
             "Where the undo itself is recorded (default: the log it was read from; it must not be held by a running server).",
             valueName: "file"))
@@ -84,9 +87,9 @@ struct AuditCommand: AsyncParsableCommand {
             let outcome: AuditUndo.Outcome
             do {
                 let undo = try AuditUndo(try AuditEntry.find(id: id, inLog: log))
-                if let recorded = undo.entry.databaseFile, !undo.entry.wasMade(on: db.path) {
-                    FileHandle.standardError.write(Data(
-                        "dbai-mcp audit: note: the write was made on \(recorded); the rows are checked in \(db.path)\n".utf8))
+                if let recorded = undo.entry.databaseFile, !undo.entry.wasMade(on: db.path), !otherDatabase {
+                    throw AuditCommand.fail(
+                        "write \(undo.entry.id) was made on \(recorded), not \(db.path); give that file, or add --other-db to undo it on this one")
                 }
                 var loaded = try metadata.map { path in try DatasetteMetadata.load(path: path) }
                 // The undo serves one database: the metadata's entries for the others do not apply.
@@ -99,6 +102,8 @@ struct AuditCommand: AsyncParsableCommand {
             } catch let error as DBAIServerConfigurationError {
                 guard case .auditLog = error else { throw AuditCommand.fail(error) }
                 throw AuditCommand.fail("\(error) (to record the undo in another file, pass --audit-log FILE)")
+            } catch let exit as ExitCode {
+                throw exit
             } catch {
                 throw AuditCommand.fail(error)
             }

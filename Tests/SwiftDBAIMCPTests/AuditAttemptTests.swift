@@ -60,6 +60,7 @@ struct AuditAttemptTests {
     func rowValues() throws {
         let harness = try Harness()
         let attempt = harness.attempt(tool: "update")
+        attempt.setDatabase(AuditedDatabase(name: "main", file: "/db.sqlite", protection: ColumnProtection()))
         let before: [String: SQLValue] = [
             "i": .integer(.max), "r": .real(5), "n": .null, "t": .text("Infinity"), "b": .blob(Data([0, 1, 255])),
             "inf": .real(-.infinity), "tiny": .real(5e-324),
@@ -80,12 +81,16 @@ struct AuditAttemptTests {
         #expect(entry.report.contains("t rowid 7: updated") && entry.report.contains(#"t: "Infinity" → "é\u0000\"""#))
 
         // Masked and redacted values are not in the line, and cannot be put back.
-        for (form, written) in [
-            (AuditRecord.ValueForm(protectedColumns: ["t": ["t"]]), #""t":{"masked":true}"#),
-            (AuditRecord.ValueForm(redacting: true), #""t":{"length":8,"type":"text"}"#),
+        var named = write.rowChanges
+        named.rows[0].protectedColumns = ["T"]
+        for (form, changes, written) in [
+            (AuditRecord.ValueForm(protectedColumns: ["t": ["t"]]), write.rowChanges, #""t":{"masked":true}"#),
+            (AuditRecord.ValueForm(), named, #""t":{"masked":true}"#),
+            (AuditRecord.ValueForm(masksAll: true), write.rowChanges, #""tiny":{"masked":true}"#),
+            (AuditRecord.ValueForm(redacting: true), write.rowChanges, #""t":{"length":8,"type":"text"}"#),
         ] {
             var line = AuditRecord(id: "x", kind: "write", tool: "update", client: [:], outcome: .pending)
-            line.setRowChanges(write.rowChanges, values: form)
+            line.setRowChanges(changes, values: form)
             let text = String(decoding: line.bytes, as: UTF8.self)
             #expect(!text.contains(#""t":"Infinity""#) && text.contains(written), "\(text)")
         }

@@ -42,13 +42,13 @@ struct RowChangesTests {
         """
 
     /// Every table's rows, read with another connection: what "exactly as it was" compares.
-    static func dump(_ database: ScratchDatabase) throws -> [String] {
+    static func dump(_ database: ScratchDatabase, tables: [String] = ["artist", "album", "history", "setting"]) throws -> [String] {
         let queue = try DatabaseQueue(path: database.path)
         defer { try? queue.close() }
         return try queue.read { db in
             var lines: [String] = []
-            for table in ["artist", "album", "history", "setting"] {
-                let order = table == "setting" ? "key" : "rowid"
+            for table in tables {
+                let order = ["setting", "child"].contains(table) ? "1" : "rowid"
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY \(order)") {
                     lines.append("\(table) \(row.databaseValues.map { "\($0.storage)" })")
                 }
@@ -143,7 +143,7 @@ struct RowChangesTests {
         let write = try #require(journal.last)
         #expect(try Self.dump(database) != original)
         let statements = try await executor.revertStatements(for: write.rowChanges)
-        #expect(statements.first?.sql.hasPrefix("UPDATE main.\"album\" SET") == true, "the newest change first")
+        #expect(statements.first?.sql.hasPrefix("UPDATE OR ABORT main.\"album\" SET") == true, "the newest change first")
         try await executor.checkRevertible(write.rowChanges)
         let undone = try await executor.revert(write.rowChanges)
         #expect(undone.rowsAffected == statements.count)
@@ -179,6 +179,70 @@ struct RowChangesTests {
         error = await caughtError { () async throws(SwiftDBAIError) in try await executor.revert(deletion.rowChanges) }
         #expect(error?.code == .revertRefused)
         #expect(error?.description.contains("changed since the write") == true)
+    }
+
+    @Test("an undo that would reach other rows is refused: a cascade into a WITHOUT ROWID table, a table's ON CONFLICT REPLACE")
+    func revertTouchesOnlyItsRows() async throws {
+        let database = try ScratchDatabase("""
+            CREATE TABLE parent(id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE child(parent_id INTEGER REFERENCES parent(id) ON DELETE CASCADE ON UPDATE CASCADE, k TEXT,
+                               PRIMARY KEY(parent_id, k)) WITHOUT ROWID;
+            CREATE TABLE person(id INTEGER PRIMARY KEY, email TEXT UNIQUE ON CONFLICT REPLACE);
+            INSERT INTO parent VALUES (1, 'p');
+            INSERT INTO person VALUES (5, 'x@example');
+            """)
+        let (executor, journal) = try Self.journaled(database)
+        _ = try await executor.execute("INSERT INTO parent VALUES (2, 'q')", confirmed: true)
+        let insert = try #require(journal.last)
+        _ = try await executor.execute("DELETE FROM person WHERE id = 5", confirmed: true)
+        let delete = try #require(journal.last)
+        // Rows added since by another connection, in the way of the undo.
+        let queue = try DatabaseQueue(path: database.path)
+        try await queue.write { db in
+            try db.execute(sql: "INSERT INTO child VALUES (2, 'k')")
+            try db.execute(sql: "INSERT INTO person VALUES (9, 'x@example')")
+        }
+        try queue.close()
+        let before = try Self.dump(database, tables: ["parent", "child", "person"])
+        for changes in [insert.rowChanges, delete.rowChanges] {
+            let error = await caughtError { () async throws(SwiftDBAIError) in try await executor.revert(changes) }
+            #expect(error?.code == .revertRefused || error?.code.rawValue == "sqlite_error", "\(String(describing: error))")
+        }
+        let error = await caughtError { () async throws(SwiftDBAIError) in try await executor.revert(insert.rowChanges) }
+        #expect(error?.description.contains("a row of child") == true, "\(String(describing: error))")
+        #expect(try Self.dump(database, tables: ["parent", "child", "person"]) == before, "nothing changed")
+    }
+
+    @Test("after an undo, succeeded or refused, the connection's triggers fire again")
+    func triggersComeBack() async throws {
+        let database = try ScratchDatabase(Self.script)
+        let (executor, journal) = try Self.journaled(database)
+        _ = try await executor.execute("INSERT INTO album(artist_id, title) VALUES (2, 'New')", confirmed: true)
+        let write = try #require(journal.last)
+        _ = try await executor.revert(write.rowChanges)
+        _ = await caughtError { () async throws(SwiftDBAIError) in try await executor.revert(write.rowChanges) }
+        _ = try await executor.execute("INSERT INTO album(artist_id, title) VALUES (2, 'Later')", confirmed: true)
+        #expect(try database.scalar("SELECT albums FROM artist WHERE id = 2", as: Int.self) == 2, "Third and Later: the trigger counted it")
+        #expect(try database.scalar("SELECT count(*) FROM history WHERE what = 'added Later'", as: Int.self) == 1)
+    }
+
+    @Test("protected columns are named, generated ones over them too; text that is not UTF-8 makes the record incomplete")
+    func protectedAndInvalidText() async throws {
+        let database = try ScratchDatabase("""
+            CREATE TABLE people(id INTEGER PRIMARY KEY, name TEXT, email TEXT, lower_email TEXT GENERATED ALWAYS AS (lower(email)) STORED);
+            INSERT INTO people(name, email) VALUES ('Ann', 'Ann@Example'), (CAST(X'ff41' AS TEXT), 'b@example');
+            """)
+        let journal = KeepingJournal()
+        let executor = try SQLExecutor(
+            path: database.path,
+            policy: SafetyPolicy(
+                allowlist: .standard, columnProtection: ColumnProtection(masked: ["people": ["email"]], revealsMasked: true))
+        ).withJournal(journal)
+        _ = try await executor.execute("UPDATE people SET email = 'ann@new' WHERE id = 1", confirmed: true)
+        let row = try #require(journal.last?.rowChanges.rows.first)
+        #expect(row.protectedColumns == ["email", "lower_email"])
+        _ = try await executor.execute("UPDATE people SET email = 'b@new' WHERE id = 2", confirmed: true)
+        #expect(journal.last?.rowChanges.incompleteReason?.contains("not valid UTF-8") == true)
     }
 
     @Test("the undo goes through the policy: refused where the executor may not write")

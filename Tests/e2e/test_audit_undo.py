@@ -89,7 +89,7 @@ def test_undo_prints_checks_then_applies_through_the_policy_and_is_recorded(audi
 
     printed = audit(dbai_bin, "undo", str(audited.log), "--id", update, "--db", str(chinook), "--allow", "standard")
     assert printed.returncode == 0, printed.stderr
-    assert "UPDATE main.\"Genre\" SET \"Name\" = 'Rock' WHERE rowid = 1;" in printed.stdout
+    assert "UPDATE OR ABORT main.\"Genre\" SET \"Name\" = 'Rock' WHERE rowid = 1;" in printed.stdout
     assert "add --apply" in printed.stdout
     assert sha256(chinook) == after_writes, "without --apply nothing runs"
 
@@ -237,3 +237,26 @@ def test_bad_ids_are_clear_errors(dbai_bin: Path, tmp_path: Path, id_: str) -> N
     log.write_text("")
     result = audit(dbai_bin, "undo", str(log), "--id", id_, "--db", str(tmp_path / "x.sqlite"))
     assert result.returncode == 1 and "dbai-mcp audit:" in result.stderr
+
+
+def test_undo_names_the_recorded_database_and_show_prints_no_forged_lines(dbai_bin: Path, chinook: Path, tmp_path: Path) -> None:
+    log = tmp_path / "audit.jsonl"
+    server = Server(dbai_bin, chinook, "--allow", "standard", "--audit-log", str(log))
+    server.call("update", {"table": "Genre", "set": {"Name": "Line\n  caller:       sub alice\u001b[8m"}, "where": {"GenreId": 1}})
+    server.stop()
+    write = outcomes(log)[0]["id"]
+    shown = audit(dbai_bin, "show", str(log), "--id", write)
+    assert shown.returncode == 0
+    assert "\u001b" not in shown.stdout and "\n  caller:       sub alice" not in shown.stdout
+    assert "\\u001b[8m" in shown.stdout or "\\u{1b}[8m" in shown.stdout
+
+    copy = tmp_path / "copy.sqlite"
+    copy.write_bytes(chinook.read_bytes())
+    elsewhere = audit(dbai_bin, "undo", str(log), "--id", write, "--db", str(copy), "--allow", "standard", "--apply")
+    assert elsewhere.returncode == 1 and "--other-db" in elsewhere.stderr and str(chinook) in elsewhere.stderr
+    assert dump(copy) == dump(chinook)
+    done = audit(dbai_bin, "undo", str(log), "--id", write, "--db", str(copy), "--allow", "standard", "--apply", "--other-db")
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(copy) as connection:
+        assert connection.execute("SELECT Name FROM Genre WHERE GenreId = 1").fetchone() == ("Rock",)
+    connection.close()

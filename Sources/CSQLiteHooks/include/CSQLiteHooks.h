@@ -28,7 +28,7 @@ int dbai_preupdate_new(struct sqlite3 *db, int column, struct sqlite3_value **va
 /// Inside the hook: 0 for a change made by the statement itself, 1 for one made by its trigger, …
 int dbai_preupdate_depth(struct sqlite3 *db);
 /// Turns the connection's triggers on or off (SQLITE_DBCONFIG_ENABLE_TRIGGER); returns SQLITE_OK
-/// or an error. Statements prepared before keep what they were compiled with.
+/// or an error. SQLite prepares statements again after the change; TEMP triggers still fire.
 int dbai_set_triggers_enabled(struct sqlite3 *db, int enabled);
 
 #endif

@@ -38,16 +38,26 @@ extension SQLValue {
             let text = String(real)
             // Swift writes 5.0 as "5.0" and 1e+20 as "1e+20": both read back as reals.
             return text
-        case .text(let text): return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-        case .blob(let data):
-            let digits = Array("0123456789abcdef")
-            var hex = "X'"
-            hex.reserveCapacity(data.count * 2 + 3)
-            for byte in data {
-                hex.append(digits[Int(byte >> 4)])
-                hex.append(digits[Int(byte & 0x0f)])
+        case .text(let text):
+            // Control characters (a NUL, an escape) would not survive being printed: their bytes.
+            guard text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" || $0.value == 0x7f }) else {
+                return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
             }
-            return hex + "'"
+            return "CAST(\(Self.hex(Data(text.utf8))) AS TEXT)"
+        case .blob(let data):
+            return Self.hex(data)
         }
+    }
+
+    /// `X'00ff'`.
+    private static func hex(_ data: Data) -> String {
+        let digits = Array("0123456789abcdef")
+        var hex = "X'"
+        hex.reserveCapacity(data.count * 2 + 3)
+        for byte in data {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0f)])
+        }
+        return hex + "'"
     }
 }

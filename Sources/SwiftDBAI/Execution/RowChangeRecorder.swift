@@ -15,6 +15,7 @@ import GRDBSQLite
 /// with a column named `rowid`.
 final class RowChangeRecorder {
     private let schema: DatabaseSchema
+    private let protection: ProtectedColumns
     private var order: [Key] = []
     private var entries: [Key: RowChange] = [:]
     private var valueBytes = 0
@@ -37,14 +38,17 @@ final class RowChangeRecorder {
         let columns: [String]
         /// Positions of the primary key's columns, for `WITHOUT ROWID` tables.
         let primaryKey: [Int]?
+        /// The columns the policy masks or hides.
+        let protectedColumns: Set<String>
     }
 
     private struct Incomplete: Error {
         let reason: String
     }
 
-    init(schema: DatabaseSchema) {
+    init(schema: DatabaseSchema, protection: ProtectedColumns) {
         self.schema = schema
+        self.protection = protection
     }
 
     /// True when this SQLite calls the pre-update hook.
@@ -96,6 +100,15 @@ final class RowChangeRecorder {
             return
         case nil: return
         }
+        guard !isFull else { return }
+        // A new row past the limit: its values are not read.
+        if layout.primaryKey == nil, order.count >= RowChanges.maxRows {
+            let keys = operation == SQLITE_UPDATE ? [oldKey, newKey] : [operation == SQLITE_INSERT ? newKey : oldKey]
+            if keys.contains(where: { entries[.rowID(table: layout.table, $0)] == nil }) {
+                markIncomplete(Self.tooManyRows)
+                if keys.allSatisfy({ entries[.rowID(table: layout.table, $0)] == nil }) { return }
+            }
+        }
         switch operation {
         case SQLITE_INSERT:
             guard let new = values(layout, db: db, old: false) else { return }
@@ -130,12 +143,14 @@ final class RowChangeRecorder {
         } else {
             guard !isFull else { return }
             guard order.count < RowChanges.maxRows else {
-                markIncomplete("the write changed more than \(RowChanges.maxRows) rows; the record keeps the first \(RowChanges.maxRows)")
+                markIncomplete(Self.tooManyRows)
                 return
             }
             valueBytes += afterBytes + (before.map(Self.bytes) ?? 0)
             let rowID: Int64? = if case .rowID(_, let id) = key { id } else { nil }
-            entries[key] = RowChange(table: layout.table, rowID: rowID, before: before.map(named), after: after.map(named))
+            entries[key] = RowChange(
+                table: layout.table, rowID: rowID, before: before.map(named), after: after.map(named),
+                protectedColumns: layout.protectedColumns)
             order.append(key)
         }
         if valueBytes > RowChanges.maxValueBytes {
@@ -146,6 +161,8 @@ final class RowChangeRecorder {
             isFull = true
         }
     }
+
+    private static let tooManyRows = "the write changed more than \(RowChanges.maxRows) rows; the record keeps the first \(RowChanges.maxRows)"
 
     private func markIncomplete(_ reason: String) {
         if incompleteReason == nil { incompleteReason = reason }
@@ -168,7 +185,11 @@ final class RowChangeRecorder {
                 markIncomplete("SQLite did not give the values of a row of \(layout.table)")
                 return nil
             }
-            values.append(SQLValue(sqliteValue: value))
+            guard let read = SQLValue(exactly: value) else {
+                markIncomplete("a text value of \(layout.table) is not valid UTF-8, which the record cannot keep exactly")
+                return nil
+            }
+            values.append(read)
         }
         return values
     }
@@ -177,14 +198,17 @@ final class RowChangeRecorder {
     private func layout(database: String, table: String, db: OpaquePointer) -> Result<Layout, Incomplete>? {
         let folded = SQLIdentifier.foldCase(table)
         if folded.hasPrefix("sqlite_") { return nil }
-        if let known = layouts[folded] { return known }
-        let found = Self.describe(database: database, table: table, folded: folded, schema: schema, columnCount: Int(dbai_preupdate_count(db)))
-        layouts[folded] = found
+        let place = database + "\u{0}" + folded
+        if let known = layouts[place] { return known }
+        let found = Self.describe(
+            database: database, table: table, folded: folded, schema: schema, protection: protection,
+            columnCount: Int(dbai_preupdate_count(db)))
+        layouts[place] = found
         return found
     }
 
     private static func describe(
-        database: String, table: String, folded: String, schema: DatabaseSchema, columnCount: Int
+        database: String, table: String, folded: String, schema: DatabaseSchema, protection: ProtectedColumns, columnCount: Int
     ) -> Result<Layout, Incomplete> {
         guard database == "main" else {
             return .failure(Incomplete(reason: "the write changed the \(database) database, whose rows the record does not keep"))
@@ -212,7 +236,10 @@ final class RowChangeRecorder {
             }
             primaryKey = positions
         }
-        return .success(Layout(table: described.name, columns: described.columns.map(\.name), primaryKey: primaryKey))
+        let names = described.columns.map(\.name)
+        return .success(Layout(
+            table: described.name, columns: names, primaryKey: primaryKey,
+            protectedColumns: Set(names.filter { protection.isMasked(described.name, $0) || protection.isHidden(described.name, $0) })))
     }
 
     /// A row's size as the record counts it.
@@ -228,15 +255,17 @@ final class RowChangeRecorder {
 }
 
 extension SQLValue {
-    /// The value SQLite holds in `value` (a protected `sqlite3_value`).
-    init(sqliteValue value: OpaquePointer) {
+    /// The value SQLite holds in `value` (a protected `sqlite3_value`); nil for text that is
+    /// not valid UTF-8 (a String would replace its bytes).
+    init?(exactly value: OpaquePointer) {
         switch sqlite3_value_type(value) {
         case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(value))
         case SQLITE_FLOAT: self = .real(sqlite3_value_double(value))
         case SQLITE_TEXT:
             let count = Int(sqlite3_value_bytes(value))
             if let text = sqlite3_value_text(value) {
-                self = .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+                guard let decoded = String(validating: UnsafeBufferPointer(start: text, count: count), as: UTF8.self) else { return nil }
+                self = .text(decoded)
             } else {
                 self = .text("")
             }

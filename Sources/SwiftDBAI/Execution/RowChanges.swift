@@ -40,12 +40,19 @@ public struct RowChange: Sendable, Hashable {
     public var before: [String: SQLValue]?
     /// The row's stored columns after the write; nil when the write deleted it.
     public var after: [String: SQLValue]?
+    /// The columns the executor's ``ColumnProtection`` masks or hides, its derived rules applied
+    /// (a generated column over a protected one is protected too). Their values are here as
+    /// they are: a journal that writes them where others read them writes them masked.
+    public var protectedColumns: Set<String>
 
-    public init(table: String, rowID: Int64?, before: [String: SQLValue]?, after: [String: SQLValue]?) {
+    public init(
+        table: String, rowID: Int64?, before: [String: SQLValue]?, after: [String: SQLValue]?, protectedColumns: Set<String> = []
+    ) {
         self.table = table
         self.rowID = rowID
         self.before = before
         self.after = after
+        self.protectedColumns = protectedColumns
     }
 
     /// What the write did to the row.

@@ -7,7 +7,12 @@ import GRDB
 /// - The statements run with triggers off (each row the write's triggers changed is restored
 ///   from the record like the others; firing them again would change rows twice) and foreign
 ///   keys checked at the commit.
-/// - After: every row holds what it held before the write, and no other row changed.
+/// - After: every row holds what it held before the write, and no other row changed (as SQLite's
+///   pre-update hook saw the undo: its statements', foreign-key actions', and the rows a
+///   conflict clause replaced).
+///
+/// The statements say `OR ABORT`, so that a table's own `ON CONFLICT REPLACE` clause never
+/// removes another row to make room.
 struct RowRestoration {
     /// The statements, in the order they run.
     let statements: [BoundStatement]
@@ -57,6 +62,9 @@ struct RowRestoration {
                 condition = key.map { "\(SQLIdentifier.quote($0)) = ?" }.joined(separator: " AND ")
             } else {
                 guard change.rowID != nil else { throw .revertRefused("a row of \(table.name) is recorded without its rowid.") }
+                if table.columns.contains(where: { ["rowid", "oid", "_rowid_"].contains(SQLIdentifier.foldCase($0.name)) }) {
+                    throw .revertRefused("\(table.name) has a column named like its rowid, so its rows cannot be named by rowid.")
+                }
                 condition = "rowid = ?"
             }
             let restored = Restored(
@@ -81,14 +89,14 @@ struct RowRestoration {
             let values = rowID + writable.map { before[$0] ?? .null }
             let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
             return BoundStatement(
-                sql: "INSERT INTO \(row.quotedTable)(\(names.joined(separator: ", "))) VALUES (\(placeholders))",
+                sql: "INSERT OR ABORT INTO \(row.quotedTable)(\(names.joined(separator: ", "))) VALUES (\(placeholders))",
                 arguments: .positional(values))
         case (.some(let before), .some(let after)):
             let changed = writable.filter { before[$0] != after[$0] }
             guard !changed.isEmpty else { return nil }
             let assignments = changed.map { "\(SQLIdentifier.quote($0)) = ?" }.joined(separator: ", ")
             return BoundStatement(
-                sql: "UPDATE \(row.quotedTable) SET \(assignments) WHERE \(row.condition)",
+                sql: "UPDATE OR ABORT \(row.quotedTable) SET \(assignments) WHERE \(row.condition)",
                 arguments: .positional(changed.map { before[$0] ?? .null } + row.key(in: after)))
         case (nil, nil):
             return nil
@@ -136,20 +144,38 @@ struct RowRestoration {
         }
     }
 
-    /// Checks that the undo changed only rows of the record (rowid tables; the write's other
-    /// rows are checked by ``check(_:db:)``).
-    func checkOnlyRecordedRows(_ touched: [String: [Int64]]) throws {
-        var recorded: [String: Set<Int64>] = [:]
-        for row in rows {
-            if let rowID = row.change.rowID { recorded[SQLIdentifier.foldCase(row.change.table), default: []].insert(rowID) }
+    /// Checks that the undo changed only rows of the record: `seen` is what the pre-update hook
+    /// recorded of the undo itself (nil, or incomplete: it cannot be told, and the undo is refused).
+    func checkOnlyRecordedRows(_ seen: RowChanges?) throws {
+        guard let seen, seen.isComplete else {
+            throw SwiftDBAIError.revertRefused(
+                "which rows the undo changed cannot be told (\(seen?.incompleteReason ?? "SQLite reported none")), so it is not committed.")
         }
-        for (table, rowIDs) in touched {
-            let known = recorded[SQLIdentifier.foldCase(table)] ?? []
-            if let other = rowIDs.first(where: { !known.contains($0) }) {
+        var recorded: Set<RowKey> = []
+        var primaryKeys: [String: [String]] = [:]
+        for row in rows {
+            let table = SQLIdentifier.foldCase(row.change.table)
+            primaryKeys[table] = row.primaryKey ?? []
+            let values = row.primaryKey == nil ? [] : row.located.map(row.key(in:)) ?? []
+            recorded.insert(RowKey(table: table, rowID: row.change.rowID, values: values))
+        }
+        for change in seen.rows {
+            let table = SQLIdentifier.foldCase(change.table)
+            let primaryKey = primaryKeys[table] ?? []
+            let values = change.rowID == nil ? (change.after ?? change.before).map { image in primaryKey.map { image[$0] ?? .null } } ?? [] : []
+            guard primaryKeys[table] != nil, recorded.contains(RowKey(table: table, rowID: change.rowID, values: values)) else {
+                let name = change.rowID.map { "row \($0) of \(change.table)" } ?? "a row of \(change.table)"
                 throw SwiftDBAIError.revertRefused(
-                    "the undo would also change row \(other) of \(table), which the write did not change (a foreign-key action).")
+                    "the undo would also change \(name), which the write did not change (a foreign-key action, or a row in the way).")
             }
         }
+    }
+
+    /// A row as the checks name it: its table (folded), and its rowid or primary key's values.
+    private struct RowKey: Hashable {
+        let table: String
+        let rowID: Int64?
+        let values: [SQLValue]
     }
 }
 
@@ -160,6 +186,9 @@ extension RowRestoration.Restored {
         guard let primaryKey else { return change.rowID.map { [.integer($0)] } ?? [] }
         return primaryKey.map { values[$0] ?? .null }
     }
+
+    /// The values that locate the row: after the write, or before it for a row it deleted.
+    var located: [String: SQLValue]? { change.after ?? change.before }
 
     /// The row as a message names it.
     var name: String {

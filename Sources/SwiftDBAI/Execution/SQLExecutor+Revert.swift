@@ -20,9 +20,7 @@ extension SQLExecutor {
     ///   error, the database is left exactly as it was.
     public func revert(_ changes: RowChanges) async throws(SwiftDBAIError) -> MutationResult {
         let restoration = try await restoration(of: changes)
-        guard !restoration.statements.isEmpty else {
-            throw .revertRefused("the write left every row as it was; there is nothing to undo.")
-        }
+        guard !restoration.statements.isEmpty else { throw Self.nothingToUndo }
         let classified = try await classifyWrites(restoration.statements, expecting: nil)
         let journaling = journal.map { journal in
             Journaling(journal: journal, needsConfirmation: classified.contains(where: policy.requiresConfirmation), confirmedByDelegate: false)
@@ -48,6 +46,7 @@ extension SQLExecutor {
     ///   a statement.
     public func checkRevertible(_ changes: RowChanges) async throws(SwiftDBAIError) {
         let restoration = try await restoration(of: changes)
+        guard !restoration.statements.isEmpty else { throw Self.nothingToUndo }
         _ = try await classifyWrites(restoration.statements, expecting: nil)
         try await access { db in try restoration.check(.afterWrite, db: db) }
     }
@@ -60,6 +59,8 @@ extension SQLExecutor {
         let schema = try await access { db in try self.schemaCache.current(db).schema }
         return try RowRestoration(changes, schema: schema)
     }
+
+    private static let nothingToUndo = SwiftDBAIError.revertRefused("the write left every row as it was; there is nothing to undo.")
 
     /// Turns the writing connection's triggers on or off.
     static func setTriggers(enabled: Bool, db: Database) throws {

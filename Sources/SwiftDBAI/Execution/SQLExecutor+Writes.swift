@@ -257,7 +257,7 @@ extension SQLExecutor {
         let mutationGuard = MutationGuard(policy: policy, schema: entry.schema)
         db.add(transactionObserver: mutationGuard, extent: .observerLifetime)
         defer { db.remove(transactionObserver: mutationGuard) }
-        let recorder = recordsRows ? RowChangeRecorder(schema: entry.schema) : nil
+        let recorder = recordsRows || restoring != nil ? RowChangeRecorder(schema: entry.schema, protection: entry.protection) : nil
         recorder?.install(on: db.sqliteConnection)
         defer { recorder?.remove() }
 
@@ -306,7 +306,7 @@ extension SQLExecutor {
             if let restoring {
                 try Self.setTriggers(enabled: true, db: db)
                 try restoring.check(.beforeWrite, db: db)
-                try restoring.checkOnlyRecordedRows(mutationGuard.sortedTouchedRowIDs)
+                try restoring.checkOnlyRecordedRows(recorder?.changes)
             }
             guard commit else { return .rollback }
             // A violation fails the commit (the guard observes it): nothing to record then.

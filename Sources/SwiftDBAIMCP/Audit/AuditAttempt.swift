@@ -45,9 +45,13 @@ final class AuditAttempt: Sendable {
 
     /// The database the call works on.
     func setDatabase(_ database: ServedDatabase) {
-        let audited = AuditedDatabase(
+        setDatabase(AuditedDatabase(
             name: database.name, file: AuditRecord.absolutePath(database.executor.path),
-            protection: database.executor.policy.columnProtection)
+            protection: database.executor.policy.columnProtection))
+    }
+
+    /// The database the call works on, as its lines name it.
+    func setDatabase(_ audited: AuditedDatabase) {
         state.withLock { $0.database = audited }
     }
 
@@ -82,7 +86,8 @@ final class AuditAttempt: Sendable {
         let database = state.withLock { $0.database }
         line.setRowChanges(
             write.rowChanges,
-            values: AuditRecord.ValueForm(redacting: log.settings.redactsValues, protectedColumns: database?.protectedColumns ?? [:]))
+            values: AuditRecord.ValueForm(
+                redacting: log.settings.redactsValues, protectedColumns: database?.protectedColumns ?? [:], masksAll: database == nil))
         try log.append(line.bytes, durable: true, opening: id)
     }
 

@@ -24,8 +24,11 @@ public struct AuditEntry: Sendable {
         }
         var files = [path]
         while FileManager.default.fileExists(atPath: "\(path).\(files.count)") { files.append("\(path).\(files.count)") }
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw AuditEntryError("the audit log \(path) cannot be read (it does not exist, or is not readable)")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.isReadableFile(atPath: path), FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+              !isDirectory.boolValue
+        else {
+            throw AuditEntryError("the audit log \(path) cannot be read (it does not exist, is not a file, or is not readable)")
         }
         let needle = Array("\"id\":\"\(wanted)\"".utf8)
         for file in files {
@@ -83,7 +86,11 @@ public struct AuditEntry: Sendable {
                 var image: [String: SQLValue] = [:]
                 for (column, value) in values {
                     guard let sqlValue = AuditRecord.sqlValue(fromRowValue: value) else {
-                        let why = value.objectValue?["masked"] != nil ? "masked" : "recorded without its value (--audit-redact-values)"
+                        let object = value.objectValue ?? [:]
+                        let why =
+                            object["masked"] != nil ? "masked"
+                            : object["type"] != nil ? "recorded without its value (--audit-redact-values)"
+                            : "not a value the log writes"
                         throw AuditEntryError("the value of \(table).\(column) is \(why): the log cannot put it back")
                     }
                     image[column] = sqlValue

@@ -101,21 +101,25 @@ struct AuditRecord: Sendable {
     struct ValueForm: Sendable {
         /// Each value as its type and size (`--audit-redact-values`).
         var redacting = false
-        /// Masked and hidden columns by table (case-folded): `{"masked": true}`.
+        /// Masked and hidden columns by table (case-folded): `{"masked": true}`, besides those a
+        /// row names itself (``SwiftDBAI/RowChange/protectedColumns``).
         var protectedColumns: [String: Set<String>] = [:]
+        /// Every value `{"masked": true}` (the database is not known).
+        var masksAll = false
     }
 
     /// The rows a write changed, with their values before and after (`changes`), and why the
     /// list is not the whole write (`changes_incomplete`).
     mutating func setRowChanges(_ changes: RowChanges, values form: ValueForm) {
         fields["changes"] = .array(changes.rows.map { row in
-            let protected = form.protectedColumns[SQLIdentifier.foldCase(row.table)] ?? []
+            let protected = (form.protectedColumns[SQLIdentifier.foldCase(row.table)] ?? [])
+                .union(row.protectedColumns.map(SQLIdentifier.foldCase))
             func image(_ values: [String: SQLValue]?) -> Value {
                 guard let values else { return .null }
                 var object: [String: Value] = [:]
                 for (column, value) in values {
                     object[column] =
-                        protected.contains(SQLIdentifier.foldCase(column)) ? ["masked": true]
+                        form.masksAll || protected.contains(SQLIdentifier.foldCase(column)) ? ["masked": true]
                         : form.redacting ? Self.redacted(value) : Self.rowValue(value)
                 }
                 return .object(object)
