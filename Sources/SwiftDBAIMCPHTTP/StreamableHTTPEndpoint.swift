@@ -63,6 +63,32 @@ package actor StreamableHTTPEndpoint {
     /// The number of open sessions.
     package var sessionCount: Int { sessions.count }
 
+    // MARK: - Health
+
+    /// `GET /healthz`: the process answers.
+    package nonisolated func health() -> HTTPReply {
+        Self.probeAnswer(.ok, "ok")
+    }
+
+    /// `GET /readyz`: 200 when every database reads, the audit log can be written, and the
+    /// server is not draining; else 503. The answer is a status word; why goes to the log.
+    package func readiness() async -> HTTPReply {
+        guard !isDraining else { return Self.probeAnswer(.serviceUnavailable, "draining") }
+        let (ready, reason) = await server.readiness()
+        guard ready else {
+            logger.warning("not ready: \(reason ?? "")")
+            return Self.probeAnswer(.serviceUnavailable, "not ready")
+        }
+        return Self.probeAnswer(.ok, "ready")
+    }
+
+    /// A probe's answer: one word, never cached.
+    private static func probeAnswer(_ status: HTTPTypes.HTTPResponse.Status, _ word: String) -> HTTPReply {
+        HTTPReply(
+            status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+            body: .data(Data((word + "\n").utf8)))
+    }
+
     // MARK: - Requests
 
     /// The answer to a CORS preflight: what a browser may send.

@@ -146,6 +146,14 @@ final class AuditLog: Sendable {
         }
     }
 
+    /// Checks that a line could be appended now (the file opens for appending, a regular file,
+    /// not read-only, the log not damaged), writing nothing.
+    func checkWritable() throws(AuditLogError) {
+        if let damage = state.withLock({ $0.damage }) { throw AuditLogError(damage) }
+        let file = try Self.openForAppend(path)
+        close(file.descriptor)
+    }
+
     /// The `pending` lines near the end of the log with no outcome after them: writes a process
     /// was killed between recording and committing (or reporting).
     func unresolvedPending() -> [[String: Value]] {

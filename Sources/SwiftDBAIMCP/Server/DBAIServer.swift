@@ -114,6 +114,26 @@ public final class DBAIServer: Sendable {
         await closeDatabases()
     }
 
+    /// Whether the server can serve calls now: every database reads, and the audit log, if any,
+    /// can be appended to. The reason is for the server's log, never for a probe's answer.
+    package func readiness() async -> (ready: Bool, reason: String?) {
+        for database in databases {
+            do {
+                try await database.executor.checkReadable()
+            } catch {
+                return (false, "database \(database.name) cannot be read: \(error.description)")
+            }
+        }
+        if let audit {
+            do {
+                try audit.checkWritable()
+            } catch {
+                return (false, error.description)
+            }
+        }
+        return (true, nil)
+    }
+
     /// Has the `--llm` model read the system prompt of `ask` on the first database, so the first
     /// question does not wait for it (a local model on a CPU can take a minute over a large
     /// schema). Logs the outcome; does nothing without `--llm`.

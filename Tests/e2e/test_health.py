@@ -1,0 +1,73 @@
+"""`GET /healthz` and `GET /readyz` for load balancers: no token, a status word only, and readiness
+that follows the databases, the audit log and the drain."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from conftest import SLOW_QUERY
+from test_http import http_server, served  # noqa: F401 (fixture)
+
+
+def probe(server: Any, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=10)
+    connection.request("GET", path, headers=headers or {})
+    response = connection.getresponse()
+    answer = (response.status, {key.lower(): value for key, value in response.getheaders()}, response.read())
+    connection.close()
+    return answer
+
+
+def test_health_and_readiness_answer_without_a_token_and_say_one_word(served, tmp_path: Path) -> None:
+    log = tmp_path / "audit.jsonl"
+    with served("--audit-log", str(log)) as server:
+        for path, word in (("/healthz", b"ok\n"), ("/readyz", b"ready\n")):
+            status, headers, body = probe(server, path)
+            assert (status, body) == (200, word)
+            assert headers["content-type"].startswith("text/plain") and headers["cache-control"] == "no-store"
+        # An audit log that can no longer be written: not ready (writes would be refused), and
+        # the answer names nothing.
+        os.chmod(log, 0o444)
+        status, _, body = probe(server, "/readyz")
+        assert (status, body) == (503, b"not ready\n")
+        assert probe(server, "/healthz")[0] == 200, "the process still answers"
+        os.chmod(log, 0o600)
+        assert probe(server, "/readyz")[:1] == (200,)
+        # Other methods and paths stay as they were.
+        assert probe(server, "/readyz/x")[0] == 404
+    assert "not ready" in server.stderr() and "read-only" in server.stderr(), "why goes to the log"
+
+
+def test_a_database_that_cannot_be_read_is_not_ready(dbai_bin: Path, chinook: Path) -> None:
+    with http_server(dbai_bin, chinook) as server:
+        assert probe(server, "/readyz")[0] == 200
+        chinook.write_bytes(b"not a database any more" * 100)
+        status, _, body = probe(server, "/readyz")
+    assert (status, body) == (503, b"not ready\n")
+
+
+def test_readiness_turns_503_when_the_drain_starts(served) -> None:
+    with served() as server:
+        raw = server.raw()
+        raw.initialize()
+        outcome: dict[str, Any] = {}
+
+        def slow_call() -> None:
+            outcome["reply"] = raw.call(1, "query", {"sql": SLOW_QUERY})
+
+        caller = threading.Thread(target=slow_call)
+        caller.start()
+        time.sleep(0.3)
+        server.process.send_signal(signal.SIGTERM)
+        time.sleep(0.3)
+        status, _, body = probe(server, "/readyz")
+        caller.join(30)
+        assert server.process.wait(30) == 0
+    assert (status, body) == (503, b"draining\n")
+    assert outcome["reply"]["result"]["structuredContent"]["rows"] == [[6000000]]
