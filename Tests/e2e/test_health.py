@@ -71,3 +71,14 @@ def test_readiness_turns_503_when_the_drain_starts(served) -> None:
         assert server.process.wait(30) == 0
     assert (status, body) == (503, b"draining\n")
     assert outcome["reply"]["result"]["structuredContent"]["rows"] == [[6000000]]
+
+
+def test_probes_need_no_token_behind_oauth_either(dbai_bin: Path, chinook: Path, tmp_path: Path) -> None:
+    from oauth_fixture import authorization_server
+    from test_oauth import resource_server
+
+    with authorization_server(tmp_path / "as") as issuer, resource_server(dbai_bin, chinook, issuer.issuer) as server:
+        assert probe(server, "/healthz")[:1] == (200,)
+        status, headers, body = probe(server, "/readyz")
+        assert (status, body) == (200, b"ready\n") and "www-authenticate" not in headers
+        assert probe(server, "/mcp")[0] == 401, "the endpoint itself still needs a token"
