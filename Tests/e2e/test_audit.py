@@ -245,6 +245,53 @@ def test_canned_writes_and_the_writes_ask_proposed_are_recorded(dbai_bin: Path, 
     assert rows(chinook, "SELECT count(*) FROM Genre WHERE Name = 'Asked for'") == [(1,)]
 
 
+def test_a_write_sent_through_a_read_path_is_a_refused_write_attempt(
+    dbai_bin: Path, chinook: Path, tmp_path: Path, fake_openai: str
+) -> None:
+    """`query` with `DELETE …` on a read-only server is refused and recorded, like any other write
+    attempt; so are `export`, a hidden table's write, DDL, and a write `ask`'s model proposed."""
+    log = tmp_path / "audit.jsonl"
+    FakeOpenAI.sql = "DELETE FROM Track"
+    server = Server(dbai_bin, chinook, "--audit-log", str(log), "--tables", "Genre,Artist,Track",
+                    "--llm", "openai-compatible:local", "--llm-base-url", fake_openai)
+    before = sha256(chinook)
+    try:
+        assert server.call("query", {"sql": "DELETE FROM Genre WHERE GenreId = ?", "params": [1]})["isError"]
+        assert server.call("export", {"sql": "UPDATE Artist SET Name = 'x'"})["isError"]
+        assert server.call("query", {"sql": "DELETE FROM Invoice"})["isError"], "a hidden table"
+        assert server.call("query", {"sql": "DROP TABLE Genre"})["isError"]
+        assert server.call("ask", {"question": "Remove every track"})["isError"]
+        # Not write attempts: reads, refused reads, SQL that does not compile.
+        assert not server.call("query", {"sql": "SELECT count(*) FROM Genre"}).get("isError")
+        assert server.call("query", {"sql": "SELECT * FROM Invoice"})["isError"]
+        assert server.call("query", {"sql": "DELETE FROM"})["isError"]
+    finally:
+        server.stop()
+    assert sha256(chinook) == before
+    final = outcomes(log)
+    assert [(line["tool"], line["kind"], line["outcome"]) for line in final] == [
+        ("query", "write", "refused"), ("export", "write", "refused"), ("query", "write", "refused"),
+        ("query", "write", "refused"), ("ask", "write", "refused")]
+    assert final[0]["statements"] == [{"sql": "DELETE FROM Genre WHERE GenreId = ?", "values": [1]}]
+    assert final[0]["code"] == "operation_not_allowed" and final[0]["database"]["name"] == "chinook"
+    assert final[2]["statements"][0]["sql"] == "DELETE FROM Invoice"
+    assert final[4]["statements"] == [{"sql": "DELETE FROM Track", "values": []}]
+    assert all("changes" not in line for line in lines(log)), "nothing ran: no rows"
+
+    # Where the policy allows the write, the read path still refuses it; with --audit-reads the
+    # call's line is that write attempt, not a failed read.
+    log.unlink()
+    server = Server(dbai_bin, chinook, "--allow", "unrestricted", "--audit-log", str(log), "--audit-reads")
+    try:
+        assert server.call("query", {"sql": "DELETE FROM Genre"})["isError"]
+        assert not server.call("query", {"sql": "SELECT 1"}).get("isError")
+    finally:
+        server.stop()
+    assert sha256(chinook) == before
+    assert [(line["kind"], line["outcome"], line.get("code")) for line in outcomes(log)] == [
+        ("write", "refused", "unexpected_operation"), ("read", "read", None)]
+
+
 def test_http_lines_name_the_session_and_the_token_digest(dbai_bin: Path, chinook: Path, tmp_path: Path) -> None:
     log = tmp_path / "audit.jsonl"
     with http_server(dbai_bin, chinook, "--allow", "unrestricted", "--audit-log", str(log)) as server:

@@ -124,6 +124,23 @@ public final class SQLStatementClassifier: @unchecked Sendable {
         try compiling.withLock { _ throws(SQLRejection) in try classifyWithoutLock(sql) }
     }
 
+    /// True when SQLite compiles `sql` (one statement, against the whole schema, hidden tables
+    /// included, whatever the policy) as a statement that writes: what an audit log records as a
+    /// write attempt when a read path refuses it. False for text that does not compile.
+    func compilesAsWrite(_ sql: String) -> Bool {
+        guard !sql.utf8.contains(0) else { return false }
+        return compiling.withLock { _ in
+            sql.withCString { start in
+                var statement: OpaquePointer?
+                guard sqlite3_prepare_v3(replica.connection, start, -1, 0, &statement, nil) == SQLITE_OK, let statement else {
+                    return false
+                }
+                defer { sqlite3_finalize(statement) }
+                return sqlite3_stmt_readonly(statement) == 0
+            }
+        }
+    }
+
     func classifyWithoutLock(_ sql: String) throws(SQLRejection) -> ClassifiedStatement {
         if let offset = sql.utf8.firstIndex(of: 0).map({ sql.utf8.distance(from: sql.utf8.startIndex, to: $0) }) {
             throw SQLRejection(

@@ -38,6 +38,7 @@ extension DBAIServer {
         let exports = exports
         let showsApps = showsApps(client, session)
         let attempt = auditAttempt(name, context)
+        let refusedWrite = audit == nil ? nil : RefusedWrite()
         let catalog = DatabaseCatalog(databases: databases, chat: chat) { database in
             attempt?.setDatabase(database)
             return ToolCallContext(
@@ -53,7 +54,8 @@ extension DBAIServer {
                 showsApps: showsApps,
                 granted: granted,
                 revealsMasked: revealsMasked,
-                owner: owner.key)
+                owner: owner.key,
+                refusedWrite: refusedWrite)
         }
         let result: CallTool.Result
         do {
@@ -67,7 +69,17 @@ extension DBAIServer {
             attempt?.finish(failure: Self.auditedFailure(error))
             throw error
         }
-        attempt?.finish(result)
+        if let (statement, database) = refusedWrite?.statement, let audit {
+            // A read path refused a write statement: a write attempt, refused.
+            let write = attempt ?? AuditAttempt(
+                log: audit, tool: name, client: AuditRecord.client(context.client, origin: context.peer.channel.origin),
+                isWrite: true, arguments: nil, logger: logger)
+            write.setDatabase(database)
+            write.beginWrite([statement])
+            write.finish(result)
+        } else {
+            attempt?.finish(result)
+        }
         if result.isError == true {
             let message = result.content.first.flatMap { content -> String? in
                 if case .text(let text, _, _) = content { return text }

@@ -144,18 +144,22 @@ struct CannedQueryTool: DatabaseTool {
                 token: try arguments.string(Self.confirmArgument))
         }
         guard pages else {
-            let result = try await ProgressReporter.reporting(context.progress) {
-                try await executor.query(query.sql, arguments: .named(values))
+            let result = try await context.reading(query.sql, arguments: .named(values)) {
+                try await ProgressReporter.reporting(context.progress) {
+                    try await executor.query(query.sql, arguments: .named(values))
+                }
             }
             return .rows(result, limits: executor.limits, budget: context.budget)
         }
         // A cursor is bound to the values exactly as bound (a blank string, a :max_rows parameter).
         let identity = values.mapValues { value -> Value in if case .text(let text) = value { .string(text) } else { .null } }
-        return try await ResultCursor.pagedRead(
-            tool: name, shownAs: name, arguments: arguments, identity: identity, bound: .named(values), context: context
-        ) { position in
-            try await ProgressReporter.reporting(context.progress) {
-                try await executor.query(query.sql, arguments: .named(values), after: position)
+        return try await context.reading(query.sql, arguments: .named(values)) {
+            try await ResultCursor.pagedRead(
+                tool: name, shownAs: name, arguments: arguments, identity: identity, bound: .named(values), context: context
+            ) { position in
+                try await ProgressReporter.reporting(context.progress) {
+                    try await executor.query(query.sql, arguments: .named(values), after: position)
+                }
             }
         }
     }

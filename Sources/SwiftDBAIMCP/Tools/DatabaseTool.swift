@@ -106,6 +106,8 @@ struct ToolCallContext: Sendable {
     var revealsMasked = false
     /// The OAuth caller's person key (``CallerIdentity/personKey``), whose exports are theirs alone.
     var owner: String? = nil
+    /// Where a read path notes a write statement it refused, for the audit log (`--audit-log`).
+    var refusedWrite: RefusedWrite? = nil
 }
 
 /// What `ask` needs: its conversations and a way to start a new one with the session's model.

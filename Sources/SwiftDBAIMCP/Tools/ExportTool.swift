@@ -70,10 +70,12 @@ struct ExportTool: DatabaseTool {
         var written: String?
         do {
             defer { close(file.descriptor) }
-            summary = try await ProgressReporter.reporting(context.progress) {
-                try await executor.export(
-                    sql, arguments: parameters, format: format, to: file.descriptor,
-                    chunkBytes: Self.chunkBytes(context.budget), maxBytes: destination.store.settings.maxBytes)
+            summary = try await context.reading(sql, arguments: parameters) {
+                try await ProgressReporter.reporting(context.progress) {
+                    try await executor.export(
+                        sql, arguments: parameters, format: format, to: file.descriptor,
+                        chunkBytes: Self.chunkBytes(context.budget), maxBytes: destination.store.settings.maxBytes)
+                }
             }
             if let published, let directory = destination.directory {
                 do {

@@ -35,11 +35,13 @@ struct QueryTool: DatabaseTool {
         let parameters = try arguments.sqlArguments()
         let maxRows = try arguments.integer("max_rows")
         let executor = context.executor
-        return try await ResultCursor.pagedRead(
-            tool: name, shownAs: context.naming.name(name), arguments: arguments, bound: parameters, context: context
-        ) { position in
-            try await ProgressReporter.reporting(context.progress) {
-                try await executor.query(sql, arguments: parameters, maxRows: maxRows, after: position)
+        return try await context.reading(sql, arguments: parameters) {
+            try await ResultCursor.pagedRead(
+                tool: name, shownAs: context.naming.name(name), arguments: arguments, bound: parameters, context: context
+            ) { position in
+                try await ProgressReporter.reporting(context.progress) {
+                    try await executor.query(sql, arguments: parameters, maxRows: maxRows, after: position)
+                }
             }
         }
     }
