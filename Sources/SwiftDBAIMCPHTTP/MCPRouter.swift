@@ -9,8 +9,8 @@ import Hummingbird
 ///    answered by ``StreamableHTTPEndpoint``.
 /// 3. With `--oauth-issuer`, the Protected Resource Metadata (RFC 9728) under `/.well-known/`,
 ///    outside the gate: public, for any origin, with no token.
-/// 4. `GET /healthz` (the process answers) and `GET /readyz` (the databases read, the audit log
-///    can be written, no drain): for load balancers, outside the gate, a status word only.
+/// 4. `GET`/`HEAD /healthz` (the process answers) and `/readyz` (the databases read, the audit
+///    log can be written, no drain): for load balancers, outside the gate, a status word only.
 /// 5. ``UnroutedRequestMiddleware``: 405 for another method of `/mcp`, 404 elsewhere.
 enum MCPRouter {
     static func make(endpoint: StreamableHTTPEndpoint) -> Router<MCPRequestContext> {
@@ -45,7 +45,9 @@ enum MCPRouter {
             }
         }
         router.get(RouterPath("/healthz")) { _, _ in await endpoint.health().response() }
+        router.head(RouterPath("/healthz")) { _, _ in await endpoint.health().response() }
         router.get(RouterPath("/readyz")) { _, _ in await endpoint.readiness().response() }
+        router.head(RouterPath("/readyz")) { _, _ in await endpoint.readiness().response() }
         // After the routes: it wraps the router's not-found answer only.
         router.add(middleware: UnroutedRequestMiddleware(gate: gate, endpoint: endpoint))
         return router

@@ -44,6 +44,10 @@ package actor StreamableHTTPEndpoint {
     /// Sessions being started (counted against the cap).
     private var starting = 0
     private var isDraining = false
+    /// The last readiness check (``readiness()``), shared by the probes of its second.
+    private var readinessCheck: (started: ContinuousClock.Instant, task: Task<(ready: Bool, reason: String?), Never>)?
+    /// Why the last check found the server not ready (logged when it changes).
+    private var lastUnreadiness: String?
     private var ended: [CheckedContinuation<Void, Never>] = []
     /// Answers the stateless (2026-07-28) requests, which belong to no session.
     private nonisolated let stateless: MessageDispatcher
@@ -71,15 +75,25 @@ package actor StreamableHTTPEndpoint {
     }
 
     /// `GET /readyz`: 200 when every database reads, the audit log can be written, and the
-    /// server is not draining; else 503. The answer is a status word; why goes to the log.
+    /// server is not draining; else 503. The answer is a status word; why goes to the log, when
+    /// it changes. Probes that arrive together share one check, and a check serves for a second.
     package func readiness() async -> HTTPReply {
         guard !isDraining else { return Self.probeAnswer(.serviceUnavailable, "draining") }
-        let (ready, reason) = await server.readiness()
-        guard ready else {
-            logger.warning("not ready: \(reason ?? "")")
-            return Self.probeAnswer(.serviceUnavailable, "not ready")
+        let check: Task<(ready: Bool, reason: String?), Never>
+        if let recent = readinessCheck, ContinuousClock.now - recent.started < .seconds(1) {
+            check = recent.task
+        } else {
+            let server = server
+            check = Task { await server.readiness() }
+            readinessCheck = (.now, check)
         }
-        return Self.probeAnswer(.ok, "ready")
+        let (ready, reason) = await check.value
+        if reason != lastUnreadiness {
+            lastUnreadiness = reason
+            if let reason { logger.warning("not ready: \(reason)") } else { logger.notice("ready again") }
+        }
+        guard !isDraining else { return Self.probeAnswer(.serviceUnavailable, "draining") }
+        return ready ? Self.probeAnswer(.ok, "ready") : Self.probeAnswer(.serviceUnavailable, "not ready")
     }
 
     /// A probe's answer: one word, never cached.

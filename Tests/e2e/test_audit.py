@@ -46,9 +46,9 @@ def outcomes(log: Path) -> list[dict[str, Any]]:
 class Server:
     """`dbai-mcp` over stdio with a handshake, called tool by tool."""
 
-    def __init__(self, binary: Path, database: Path, *args: str) -> None:
+    def __init__(self, binary: Path, database: Path, *args: str, capabilities: dict[str, Any] | None = None) -> None:
         self.raw = RawServer(binary, database, *args)
-        self.raw.initialize()
+        self.raw.initialize(capabilities=capabilities)
         self.next_id = 0
 
     def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -252,30 +252,42 @@ def test_a_write_sent_through_a_read_path_is_a_refused_write_attempt(
     attempt; so are `export`, a hidden table's write, DDL, and a write `ask`'s model proposed."""
     log = tmp_path / "audit.jsonl"
     FakeOpenAI.sql = "DELETE FROM Track"
+    apps = {"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}}
     server = Server(dbai_bin, chinook, "--audit-log", str(log), "--tables", "Genre,Artist,Track",
-                    "--llm", "openai-compatible:local", "--llm-base-url", fake_openai)
+                    "--llm", "openai-compatible:local", "--llm-base-url", fake_openai, capabilities=apps)
     before = sha256(chinook)
+    writes = [
+        "DELETE FROM Invoice",  # a hidden table
+        "DROP TABLE Genre", "ATTACH ':memory:' AS other", "PRAGMA foreign_keys = OFF", "PRAGMA optimize",
+        "SELECT 1; DELETE FROM Genre", "WITH doomed AS (SELECT 1) DELETE FROM Genre", "REPLACE INTO Genre VALUES (1, 'x')",
+    ]
     try:
         assert server.call("query", {"sql": "DELETE FROM Genre WHERE GenreId = ?", "params": [1]})["isError"]
         assert server.call("export", {"sql": "UPDATE Artist SET Name = 'x'"})["isError"]
-        assert server.call("query", {"sql": "DELETE FROM Invoice"})["isError"], "a hidden table"
-        assert server.call("query", {"sql": "DROP TABLE Genre"})["isError"]
+        assert server.call("view_rows", {"sql": "DELETE FROM Genre WHERE GenreId = 2"})["isError"]
+        for sql in writes:
+            assert server.call("query", {"sql": sql})["isError"], sql
         assert server.call("ask", {"question": "Remove every track"})["isError"]
-        # Not write attempts: reads, refused reads, SQL that does not compile.
-        assert not server.call("query", {"sql": "SELECT count(*) FROM Genre"}).get("isError")
-        assert server.call("query", {"sql": "SELECT * FROM Invoice"})["isError"]
-        assert server.call("query", {"sql": "DELETE FROM"})["isError"]
+        FakeOpenAI.sql = "DELETE FROM Invoice"
+        assert server.call("ask", {"question": "Remove every invoice"})["isError"]
+        # Not write attempts: reads, refused reads, SQL that does not compile, EXPLAIN.
+        for sql in ["SELECT * FROM Invoice", "DELETE FROM", "EXPLAIN DELETE FROM Genre", "EXPLAIN QUERY PLAN DELETE FROM Genre",
+                    "SELECT 1; SELECT 2"]:
+            assert server.call("query", {"sql": sql})["isError"], sql
+        for sql in ["SELECT count(*) FROM Genre", "PRAGMA user_version"]:
+            assert not server.call("query", {"sql": sql}).get("isError"), sql
     finally:
         server.stop()
     assert sha256(chinook) == before
     final = outcomes(log)
     assert [(line["tool"], line["kind"], line["outcome"]) for line in final] == [
-        ("query", "write", "refused"), ("export", "write", "refused"), ("query", "write", "refused"),
-        ("query", "write", "refused"), ("ask", "write", "refused")]
+        ("query", "write", "refused"), ("export", "write", "refused"), ("view_rows", "write", "refused"),
+        *[("query", "write", "refused")] * len(writes), ("ask", "write", "refused"), ("ask", "write", "refused")]
     assert final[0]["statements"] == [{"sql": "DELETE FROM Genre WHERE GenreId = ?", "values": [1]}]
     assert final[0]["code"] == "operation_not_allowed" and final[0]["database"]["name"] == "chinook"
-    assert final[2]["statements"][0]["sql"] == "DELETE FROM Invoice"
-    assert final[4]["statements"] == [{"sql": "DELETE FROM Track", "values": []}]
+    assert [line["statements"][0]["sql"] for line in final[3:3 + len(writes)]] == writes
+    assert final[-2]["statements"] == [{"sql": "DELETE FROM Track", "values": []}]
+    assert final[-1]["statements"] == [{"sql": "DELETE FROM Invoice", "values": []}], "a model's write to a hidden table"
     assert all("changes" not in line for line in lines(log)), "nothing ran: no rows"
 
     # Where the policy allows the write, the read path still refuses it; with --audit-reads the

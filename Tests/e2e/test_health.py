@@ -15,6 +15,14 @@ from conftest import SLOW_QUERY
 from test_http import http_server, served  # noqa: F401 (fixture)
 
 
+def head(server: Any, path: str) -> int:
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=10)
+    connection.request("HEAD", path)
+    status = connection.getresponse().status
+    connection.close()
+    return status
+
+
 def probe(server: Any, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
     connection = http.client.HTTPConnection(server.host, server.port, timeout=10)
     connection.request("GET", path, headers=headers or {})
@@ -31,25 +39,53 @@ def test_health_and_readiness_answer_without_a_token_and_say_one_word(served, tm
             status, headers, body = probe(server, path)
             assert (status, body) == (200, word)
             assert headers["content-type"].startswith("text/plain") and headers["cache-control"] == "no-store"
+        assert head(server, "/healthz") == 200 and head(server, "/readyz") == 200
         # An audit log that can no longer be written: not ready (writes would be refused), and
-        # the answer names nothing.
+        # the answer names nothing. A check serves the probes of its second.
         os.chmod(log, 0o444)
-        status, _, body = probe(server, "/readyz")
-        assert (status, body) == (503, b"not ready\n")
+        time.sleep(1.1)
+        for _ in range(3):
+            status, _, body = probe(server, "/readyz")
+            assert (status, body) == (503, b"not ready\n")
         assert probe(server, "/healthz")[0] == 200, "the process still answers"
         os.chmod(log, 0o600)
+        time.sleep(1.1)
         assert probe(server, "/readyz")[:1] == (200,)
-        # Other methods and paths stay as they were.
+        # A FIFO in the log's place: the probe does not open it (it would wait for a reader).
+        log.unlink()
+        os.mkfifo(log)
+        time.sleep(1.1)
+        assert probe(server, "/readyz")[:1] == (503,)
+        assert probe(server, "/healthz")[0] == 200
+        log.unlink()
+        time.sleep(1.1)
+        assert probe(server, "/readyz")[:1] == (200,), "a missing log is created by the next write"
+        assert not log.exists(), "the probe created nothing"
+        # Other paths stay as they were.
         assert probe(server, "/readyz/x")[0] == 404
-    assert "not ready" in server.stderr() and "read-only" in server.stderr(), "why goes to the log"
+    stderr = server.stderr()
+    assert "read-only" in stderr and "not a regular file" in stderr, "why goes to the log"
+    assert stderr.count("not ready: the audit log") == 2, "once per change, not once per probe"
 
 
-def test_a_database_that_cannot_be_read_is_not_ready(dbai_bin: Path, chinook: Path) -> None:
+def test_a_database_that_cannot_be_opened_and_read_is_not_ready(dbai_bin: Path, chinook: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other.sqlite"
+    other.write_bytes(chinook.read_bytes())
     with http_server(dbai_bin, chinook) as server:
         assert probe(server, "/readyz")[0] == 200
+        raw = server.raw()
+        raw.initialize()
+        raw.call(1, "query", {"sql": "SELECT count(*) FROM Track"})
         chinook.write_bytes(b"not a database any more" * 100)
+        time.sleep(1.1)
+        assert probe(server, "/readyz")[:1] == (503,)
+        chinook.unlink()
+        time.sleep(1.1)
         status, _, body = probe(server, "/readyz")
-    assert (status, body) == (503, b"not ready\n")
+        assert (status, body) == (503, b"not ready\n"), "a deleted file, though connections still hold it"
+        chinook.write_bytes(other.read_bytes())
+        time.sleep(1.1)
+        assert probe(server, "/readyz")[:1] == (200,)
 
 
 def test_readiness_turns_503_when_the_drain_starts(served) -> None:

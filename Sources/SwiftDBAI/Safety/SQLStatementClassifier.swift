@@ -124,19 +124,51 @@ public final class SQLStatementClassifier: @unchecked Sendable {
         try compiling.withLock { _ throws(SQLRejection) in try classifyWithoutLock(sql) }
     }
 
-    /// True when SQLite compiles `sql` (one statement, against the whole schema, hidden tables
-    /// included, whatever the policy) as a statement that writes: what an audit log records as a
-    /// write attempt when a read path refuses it. False for text that does not compile.
+    /// True when SQLite compiles a statement of `sql` (each one, up to a NUL, against the whole
+    /// schema, hidden tables included, whatever the policy) as one that writes or changes the
+    /// connection: a statement SQLite marks as not read-only, `ATTACH`, `DETACH`, or a `PRAGMA`
+    /// that sets a value or is not one that only reads. `EXPLAIN` never counts. What an audit log
+    /// records as a write attempt when a read path refuses it; false once a statement does not
+    /// compile.
     func compilesAsWrite(_ sql: String) -> Bool {
-        guard !sql.utf8.contains(0) else { return false }
-        return compiling.withLock { _ in
-            sql.withCString { start in
-                var statement: OpaquePointer?
-                guard sqlite3_prepare_v3(replica.connection, start, -1, 0, &statement, nil) == SQLITE_OK, let statement else {
-                    return false
+        compiling.withLock { _ in
+            recorder.reset()
+            recorder.isRecording = true
+            defer {
+                recorder.isRecording = false
+                recorder.reset()
+            }
+            return sql.withCString { start in
+                var next: UnsafePointer<CChar>? = start
+                while let current = next, current.pointee != 0 {
+                    var statement: OpaquePointer?
+                    var tail: UnsafePointer<CChar>?
+                    guard sqlite3_prepare_v3(replica.connection, current, -1, 0, &statement, &tail) == SQLITE_OK else { return false }
+                    if let statement {
+                        let writes = sqlite3_stmt_isexplain(statement) == 0
+                            && (sqlite3_stmt_readonly(statement) == 0 || Self.changesConnection(recorder.actions))
+                        sqlite3_finalize(statement)
+                        if writes { return true }
+                    }
+                    recorder.reset()
+                    next = tail
                 }
-                defer { sqlite3_finalize(statement) }
-                return sqlite3_stmt_readonly(statement) == 0
+                return false
+            }
+        }
+    }
+
+    /// `ATTACH`, `DETACH`, or a `PRAGMA` that sets a value or is not one that only reads.
+    private static func changesConnection(_ actions: [AuthorizerAction]) -> Bool {
+        actions.contains { action in
+            switch action.code {
+            case SQLITE_ATTACH, SQLITE_DETACH:
+                return true
+            case SQLITE_PRAGMA:
+                let name = SQLIdentifier.foldCase(action.first ?? "")
+                return action.second != nil || !(readablePragmas.contains(name) || introspectionPragmas.contains(name))
+            default:
+                return false
             }
         }
     }

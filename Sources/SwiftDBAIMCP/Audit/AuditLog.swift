@@ -146,12 +146,26 @@ final class AuditLog: Sendable {
         }
     }
 
-    /// Checks that a line could be appended now (the file opens for appending, a regular file,
-    /// not read-only, the log not damaged), writing nothing.
+    /// Checks that a line could be appended now — the log is not damaged; the file is a regular
+    /// file, not read-only, that may be written, or is missing from a directory that may be
+    /// written — without opening or creating anything (a probe never blocks on a FIFO put in the
+    /// log's place, nor creates the file outside a write).
     func checkWritable() throws(AuditLogError) {
         if let damage = state.withLock({ $0.damage }) { throw AuditLogError(damage) }
-        let file = try Self.openForAppend(path)
-        close(file.descriptor)
+        var status = stat()
+        if stat(path, &status) == 0 {
+            guard (status.st_mode & S_IFMT) == S_IFREG else { throw AuditLogError("the audit log \(path) is not a regular file") }
+            guard status.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) != 0, access(path, W_OK) == 0 else {
+                throw AuditLogError("the audit log \(path) is read-only")
+            }
+        } else if errno == ENOENT {
+            let directory = (path as NSString).deletingLastPathComponent
+            guard access(directory.isEmpty ? "." : directory, W_OK | X_OK) == 0 else {
+                throw AuditLogError("the audit log \(path) is missing and its directory cannot be written (\(Self.reason(errno)))")
+            }
+        } else {
+            throw AuditLogError("the audit log \(path) cannot be examined (\(Self.reason(errno)))")
+        }
     }
 
     /// The `pending` lines near the end of the log with no outcome after them: writes a process

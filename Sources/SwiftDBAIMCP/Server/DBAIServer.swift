@@ -114,16 +114,11 @@ public final class DBAIServer: Sendable {
         await closeDatabases()
     }
 
-    /// Whether the server can serve calls now: every database reads, and the audit log, if any,
-    /// can be appended to. The reason is for the server's log, never for a probe's answer.
-    package func readiness() async -> (ready: Bool, reason: String?) {
-        for database in databases {
-            do {
-                try await database.executor.checkReadable()
-            } catch {
-                return (false, "database \(database.name) cannot be read: \(error.description)")
-            }
-        }
+    /// Whether the server can serve calls now: every database file opens and reads (each
+    /// afresh, all at once, not behind the calls in flight), and the audit log, if any, can be
+    /// appended to; not ready when that takes longer than `limit`. The reason is for the
+    /// server's log, never for a probe's answer.
+    package func readiness(within limit: Duration = .seconds(2)) async -> (ready: Bool, reason: String?) {
         if let audit {
             do {
                 try audit.checkWritable()
@@ -131,7 +126,28 @@ public final class DBAIServer: Sendable {
                 return (false, error.description)
             }
         }
-        return (true, nil)
+        let databases = databases
+        do {
+            let failure = try await firstOutcome(within: limit) {
+                await withTaskGroup(of: String?.self) { group in
+                    for database in databases {
+                        group.addTask {
+                            do {
+                                try database.executor.checkReadable()
+                                return nil
+                            } catch {
+                                return "database \(database.name) cannot be read: \(error)"
+                            }
+                        }
+                    }
+                    for await failure in group where failure != nil { return failure }
+                    return nil
+                }
+            }
+            return (failure == nil, failure)
+        } catch {
+            return (false, "the databases did not answer within \(limit)")
+        }
     }
 
     /// Has the `--llm` model read the system prompt of `ask` on the first database, so the first

@@ -76,6 +76,13 @@ struct AskTool: DatabaseTool {
                 return Self.modelWriteOutput(output, sql: sql, conversation: id).fitted(to: context.budget)
             }
             throw Self.unconfirmedWrite(sql: sql, error: refusal, naming: context.naming) ?? ChatError.refused(sql: sql, error: refusal)
+        } catch ChatError.failed(let sql, let error, let attempts) {
+            // The model's last statement was refused (a write to a table it may not see looks
+            // like one that does not exist), never run: a write attempt when it writes.
+            if case .rejected = error, let audit = context.writes.audit, await context.modelWrites.executor.compilesAsWrite(sql) {
+                audit.beginWrite([BoundStatement(sql: sql)])
+            }
+            throw ChatError.failed(sql: sql, error: error, attempts: attempts)
         }
         let structured = Self.bounded(Self.structured(response, conversationID: id), to: context.budget.available - 512)
         var output = ToolOutput(
@@ -124,19 +131,14 @@ struct AskTool: DatabaseTool {
     }
 
     /// True when the refused statement is a write that did not run: confirmation asked or
-    /// declined, or refused by the policy (a statement that does not even classify counts).
+    /// declined, or refused by the policy (a statement SQLite compiles as a write, as for
+    /// ``RefusedWrite``).
     static func isUnrunWrite(_ sql: String, refusal: SwiftDBAIError, executor: SQLExecutor) async -> Bool {
         switch refusal {
         case .confirmationRequired, .confirmationDeclined:
             return true
         case .rejected:
-            do {
-                return try await executor.classify(sql).operation.isWrite
-            } catch .rejected {
-                return true
-            } catch {
-                return false
-            }
+            return await executor.compilesAsWrite(sql)
         default:
             return false
         }

@@ -74,13 +74,15 @@ struct ViewRowsTool: DatabaseTool {
         let (sql, params, statement) = try Self.statement(arguments)
         let parameters = try statement.sqlArguments()
         let executor = context.executor
-        return try await ResultCursor.pagedRead(
-            tool: name, shownAs: context.naming.name(name), arguments: arguments,
-            identity: Self.identity(sql: sql, params: params.flatMap { ToolArguments.isNotGiven($0) ? nil : $0 }),
-            bound: parameters, context: context
-        ) { position in
-            try await ProgressReporter.reporting(context.progress) {
-                try await executor.query(sql, arguments: parameters, after: position)
+        return try await context.reading(sql, arguments: parameters) {
+            try await ResultCursor.pagedRead(
+                tool: name, shownAs: context.naming.name(name), arguments: arguments,
+                identity: Self.identity(sql: sql, params: params.flatMap { ToolArguments.isNotGiven($0) ? nil : $0 }),
+                bound: parameters, context: context
+            ) { position in
+                try await ProgressReporter.reporting(context.progress) {
+                    try await executor.query(sql, arguments: parameters, after: position)
+                }
             }
         }
     }
