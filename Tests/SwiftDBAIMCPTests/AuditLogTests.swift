@@ -3,6 +3,7 @@ import MCP
 import SwiftDBAIMCPKernel
 import Testing
 @testable import SwiftDBAIMCP
+import SwiftDBAI
 
 @Suite("AuditLog: whole lines, rotation, recovery")
 struct AuditLogTests {
@@ -37,6 +38,21 @@ struct AuditLogTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == whole)
         try log.append(Self.line("c", .committed), durable: true)
         #expect(try Self.ids(path) == ["a", "c"])
+    }
+
+    @Test("a log whose first line is a pending line longer than what start-up reads of it (a large write's rows) is ours")
+    func longFirstLine() throws {
+        let folder = try Folder()
+        let path = folder.path("audit.jsonl")
+        var record = AuditRecord(id: "big", kind: "write", tool: "update", client: ["transport": "stdio"], outcome: .pending)
+        record.setRowChanges(
+            RowChanges(rows: (1...400).map { RowChange(table: "t", rowID: $0, before: ["a": .text(String(repeating: "x", count: 200))], after: nil) }),
+            values: AuditRecord.ValueForm())
+        #expect(record.bytes.count > 64 * 1024 && record.bytes.starts(with: Array("{\"changes\":[".utf8)))
+        try Data(record.bytes + [UInt8(ascii: "\n")]).write(to: URL(fileURLWithPath: path))
+        let log = try AuditLog(AuditSettings(path: path))
+        try log.checkWritable()
+        #expect(log.unresolvedPending().map { $0["id"] } == ["big"])
     }
 
     @Test("rotation renames to FILE.1, FILE.2…, never between a pending line and its outcome, and loses nothing")

@@ -267,5 +267,6 @@ struct RowChangesTests {
             sql: #"UPDATE main."a?b" SET "x" = ?, 'y?' = ?, z = ?, w = ?, v = ? WHERE rowid = ?"#,
             arguments: [.text("it's"), .blob(Data([0, 171])), .real(.infinity), .null, .real(5), .integer(-3)])
         #expect(statement.sqlWithLiterals == #"UPDATE main."a?b" SET "x" = 'it''s', 'y?' = X'00ab', z = 9e999, w = NULL, v = 5.0 WHERE rowid = -3"#)
+        #expect(SQLValue.text("a\u{0}b'\u{202E}\u{9B}\n").sqlLiteral == "('a' || char(0) || 'b''' || char(8238) || char(155) || '\n')")
     }
 }

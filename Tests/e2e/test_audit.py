@@ -271,7 +271,7 @@ def test_a_write_sent_through_a_read_path_is_a_refused_write_attempt(
         FakeOpenAI.sql = "DELETE FROM Invoice"
         assert server.call("ask", {"question": "Remove every invoice"})["isError"]
         # Not write attempts: reads, refused reads, SQL that does not compile, EXPLAIN.
-        for sql in ["SELECT * FROM Invoice", "DELETE FROM", "EXPLAIN DELETE FROM Genre", "EXPLAIN QUERY PLAN DELETE FROM Genre",
+        for sql in ["SELECT * FROM Invoice", "DELETE FROM", "EXPLAIN DELETE FROM Genre", "EXPLAIN QUERY PLAN DELETE FROM Genre", "PRAGMA table_info(Invoice)", "PRAGMA index_list(Invoice)",
                     "SELECT 1; SELECT 2"]:
             assert server.call("query", {"sql": sql})["isError"], sql
         for sql in ["SELECT count(*) FROM Genre", "PRAGMA user_version"]:

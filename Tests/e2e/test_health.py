@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import os
 import signal
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -86,6 +87,31 @@ def test_a_database_that_cannot_be_opened_and_read_is_not_ready(dbai_bin: Path, 
         chinook.write_bytes(other.read_bytes())
         time.sleep(1.1)
         assert probe(server, "/readyz")[:1] == (200,)
+
+
+def test_a_probe_leaves_the_servers_locks_alone(dbai_bin: Path, chinook: Path) -> None:
+    """POSIX drops a process's locks on a file when it closes any descriptor of it: the probe
+    must open the database through SQLite only, or another process could write under a read."""
+    with http_server(dbai_bin, chinook) as server:  # a rollback-journal database: a read holds SHARED
+        raw = server.raw()
+        raw.initialize()
+        caller = threading.Thread(target=raw.call, args=(1, "query", {"sql": SLOW_QUERY.replace("6000000", "30000000")}))
+        caller.start()
+        time.sleep(0.5)
+        for _ in range(2):
+            other = sqlite3.connect(chinook, timeout=0)
+            try:
+                try:
+                    other.execute("BEGIN EXCLUSIVE")
+                    locked = False
+                    other.execute("ROLLBACK")
+                except sqlite3.OperationalError as error:
+                    locked = "locked" in str(error)
+            finally:
+                other.close()
+            assert locked, "the server's read holds its lock"
+            assert probe(server, "/readyz")[0] == 200
+        caller.join(60)
 
 
 def test_readiness_turns_503_when_the_drain_starts(served) -> None:

@@ -39,14 +39,40 @@ extension SQLValue {
             // Swift writes 5.0 as "5.0" and 1e+20 as "1e+20": both read back as reals.
             return text
         case .text(let text):
-            // Control characters (a NUL, an escape) would not survive being printed: their bytes.
-            guard text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" || $0.value == 0x7f }) else {
-                return "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+            // A control character (a NUL, an escape, a C1 control) or a direction override would
+            // not survive being printed, or would change what a person reads: `char(N)` instead.
+            guard text.unicodeScalars.contains(where: Self.isUnprintable) else {
+                return Self.quoted(text)
             }
-            return "CAST(\(Self.hex(Data(text.utf8))) AS TEXT)"
+            var parts: [String] = []
+            var run = ""
+            for scalar in text.unicodeScalars {
+                if Self.isUnprintable(scalar) {
+                    if !run.isEmpty { parts.append(Self.quoted(run)) }
+                    run = ""
+                    parts.append("char(\(scalar.value))")
+                } else {
+                    run.unicodeScalars.append(scalar)
+                }
+            }
+            if !run.isEmpty { parts.append(Self.quoted(run)) }
+            return "(" + parts.joined(separator: " || ") + ")"
         case .blob(let data):
             return Self.hex(data)
         }
+    }
+
+    /// `'it''s'`.
+    private static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    /// A scalar a literal writes as `char(N)`: C0 controls but newline and tab, DEL, C1
+    /// controls, and the direction overrides and isolates.
+    private static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return (value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7f...0x9f).contains(value)
+            || (0x202a...0x202e).contains(value) || (0x2066...0x2069).contains(value)
     }
 
     /// `X'00ff'`.

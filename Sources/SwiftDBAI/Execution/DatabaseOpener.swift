@@ -45,7 +45,10 @@ package enum DatabaseOpener {
         maxValueBytes: Int = ExecutionLimits.defaultMaxValueBytes, extensions: [SQLiteExtension] = [],
         expecting identity: [UInt64]? = nil
     ) throws(SwiftDBAIError) -> DatabaseQueue {
-        let file = try checkFile(at: path)
+        // A connection opened later (the writer, on first use) must not read the header itself:
+        // closing any descriptor of the file drops every POSIX lock this process holds on it,
+        // the other connections' included. SQLite reports a file that is not a database.
+        let file = try checkFile(at: path, readsHeader: identity == nil)
         if let identity, file.identity != identity {
             throw .cannotOpen(path: path, reason: "the file was replaced since it was first opened; restart to use the new file")
         }
@@ -62,7 +65,7 @@ package enum DatabaseOpener {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
         // The file checked must be the file opened (not replaced or created meanwhile).
-        guard let opened = try? checkFile(at: file.resolvedPath), opened.identity == file.identity else {
+        guard let opened = try? checkFile(at: file.resolvedPath, readsHeader: false), opened.identity == file.identity else {
             try? database.close()
             throw .cannotOpen(path: path, reason: "the file changed while it was being opened; try again")
         }
@@ -150,8 +153,11 @@ package enum DatabaseOpener {
     /// resolved, with SQLite's header. Nothing blocks: a FIFO is refused before it is opened.
     ///
     /// - Throws: ``SwiftDBAIError`` as ``open(path:readOnly:busyTimeout:maxValueBytes:extensions:)``.
+    /// With `readsHeader` false, the file is only examined (`stat`), never opened: a process
+    /// whose SQLite connections hold locks on it must not open and close it (POSIX drops a
+    /// process's locks on a file when it closes any descriptor of it).
     @discardableResult
-    static func checkFile(at path: String) throws(SwiftDBAIError) -> CheckedFile {
+    static func checkFile(at path: String, readsHeader: Bool = true) throws(SwiftDBAIError) -> CheckedFile {
         guard !path.isEmpty, let resolved = realpath(path, nil) else {
             let code = errno
             if code == ENOENT || code == ENOTDIR || path.isEmpty { throw .fileNotFound(path: path) }
@@ -173,6 +179,8 @@ package enum DatabaseOpener {
         default:
             throw .cannotOpen(path: path, reason: "it is not a regular file (a device or a socket)")
         }
+        let identity = [UInt64(status.st_dev), UInt64(status.st_ino)]
+        guard readsHeader else { return CheckedFile(resolvedPath: resolvedPath, identity: identity) }
         guard let handle = FileHandle(forReadingAtPath: resolvedPath) else {
             throw .cannotOpen(path: path, reason: "the file is not readable (check its permissions)")
         }
@@ -184,6 +192,6 @@ package enum DatabaseOpener {
         guard header == Data("SQLite format 3\0".utf8) else {
             throw .notADatabase(path: path)
         }
-        return CheckedFile(resolvedPath: resolvedPath, identity: [UInt64(status.st_dev), UInt64(status.st_ino)])
+        return CheckedFile(resolvedPath: resolvedPath, identity: identity)
     }
 }

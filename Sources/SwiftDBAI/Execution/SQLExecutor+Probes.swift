@@ -9,7 +9,9 @@ extension SQLExecutor {
     ///
     /// - Throws: ``SwiftDBAIError`` when the file is missing, is not a database, or cannot be read.
     public func checkReadable(busyTimeout: Duration = .milliseconds(100)) throws(SwiftDBAIError) {
-        let file = try DatabaseOpener.checkFile(at: path)
+        // Examined, never opened outside SQLite: closing a descriptor of the file would drop the
+        // locks the executor's connections hold on it.
+        let file = try DatabaseOpener.checkFile(at: path, readsHeader: false)
         var connection: OpaquePointer?
         defer { sqlite3_close_v2(connection) }
         let opened = sqlite3_open_v2(file.resolvedPath, &connection, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)

@@ -165,8 +165,10 @@ public final class SQLStatementClassifier: @unchecked Sendable {
             case SQLITE_ATTACH, SQLITE_DETACH:
                 return true
             case SQLITE_PRAGMA:
+                // An introspection pragma's argument names a table (`table_info(t)`); a readable
+                // one with an argument sets it.
                 let name = SQLIdentifier.foldCase(action.first ?? "")
-                return action.second != nil || !(readablePragmas.contains(name) || introspectionPragmas.contains(name))
+                return !introspectionPragmas.contains(name) && (action.second != nil || !readablePragmas.contains(name))
             default:
                 return false
             }

@@ -159,6 +159,8 @@ final class AuditLog: Sendable {
                 throw AuditLogError("the audit log \(path) is read-only")
             }
         } else if errno == ENOENT {
+            var link = stat()
+            guard lstat(path, &link) != 0 else { throw AuditLogError("the audit log \(path) is a link to nothing") }
             let directory = (path as NSString).deletingLastPathComponent
             guard access(directory.isEmpty ? "." : directory, W_OK | X_OK) == 0 else {
                 throw AuditLogError("the audit log \(path) is missing and its directory cannot be written (\(Self.reason(errno)))")
@@ -277,8 +279,10 @@ final class AuditLog: Sendable {
         }
         // A first line longer than what was read, or cut short, is one of ours if it starts as ours
         // do (keys sorted: `arguments` on reads, else `client`); anything else is never cut.
+        // A pending line with its rows' values starts with `changes`.
         let isWhole = buffer[0..<count].contains(UInt8(ascii: "\n"))
-        if !isWhole, firstLine.starts(with: Array("{\"client\":{".utf8)) || firstLine.starts(with: Array("{\"arguments\":[".utf8)) {
+        let starts = ["{\"client\":{", "{\"arguments\":[", "{\"changes\":["]
+        if !isWhole, starts.contains(where: { firstLine.starts(with: Array($0.utf8)) }) {
             return
         }
         throw AuditLogError("it is not empty and is not a dbai-mcp audit log (its first line is not an audit entry)")

@@ -32,6 +32,8 @@ public final class DBAIServer: Sendable {
     let statelessState: ClientSession
     /// Signs the `requestState` of 2026-07-28 confirmations (a key of this process).
     let requestStates = RequestStateSigner()
+    /// A readiness check of the database files is running (``readiness(within:)``).
+    let readinessProbe = Mutex(false)
     /// The audit log (`--audit-log`); nil records nothing.
     let audit: AuditLog?
     /// Where `ask` conversations outlive the process (`--state-dir`); nil for memory only.
@@ -126,28 +128,35 @@ public final class DBAIServer: Sendable {
                 return (false, error.description)
             }
         }
+        // The files are examined on threads of their own (a hung file system must not hold the
+        // server's), and never twice at once: a check still running answers "not ready".
+        guard readinessProbe.withLock({ running in
+            defer { running = true }
+            return !running
+        }) else {
+            return (false, "the previous check of the database files has not returned (a file system that does not answer?)")
+        }
         let databases = databases
-        do {
-            let failure = try await firstOutcome(within: limit) {
-                await withTaskGroup(of: String?.self) { group in
-                    for database in databases {
-                        group.addTask {
-                            do {
-                                try database.executor.checkReadable()
-                                return nil
-                            } catch {
-                                return "database \(database.name) cannot be read: \(error)"
-                            }
+        let probe = readinessProbe
+        let failure = Mutex<String?>(nil)
+        let finished: Void? = try? await firstOutcome(within: limit) {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    defer { probe.withLock { $0 = false } }
+                    DispatchQueue.concurrentPerform(iterations: databases.count) { index in
+                        do {
+                            try databases[index].executor.checkReadable()
+                        } catch {
+                            failure.withLock { $0 = $0 ?? "database \(databases[index].name) cannot be read: \(error)" }
                         }
                     }
-                    for await failure in group where failure != nil { return failure }
-                    return nil
+                    continuation.resume()
                 }
             }
-            return (failure == nil, failure)
-        } catch {
-            return (false, "the databases did not answer within \(limit)")
         }
+        guard finished != nil else { return (false, "the databases did not answer within \(limit)") }
+        let reason = failure.withLock { $0 }
+        return (reason == nil, reason)
     }
 
     /// Has the `--llm` model read the system prompt of `ask` on the first database, so the first
