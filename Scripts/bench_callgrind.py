@@ -6,6 +6,9 @@ wall-clock times do not.
 
     Scripts/bench-callgrind [--rounds N] [--calls N] [--http session|stateless] BINARY [BINARY...]
 
+With --writes, the calls are one-row `insert`s into Genre instead (`--allow standard`, a fresh
+copy of the database for each run); with --audit-log as well, each run writes a fresh audit log.
+
 With --http, the same calls go to `dbai-mcp --http` over one keep-alive connection: in one
 2025-11-25 session, or as stateless 2026-07-28 POSTs; "start-up" is then a run that answers
 no call (start, listen, SIGTERM, drain, exit).
@@ -30,19 +33,33 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def messages(calls: int) -> bytes:
+def messages(calls: int, writes: bool = False) -> bytes:
     lines = [
         {"jsonrpc": "2.0", "id": 0, "method": "initialize",
          "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
     ]
     for index in range(1, calls + 1):
+        if writes:
+            lines.append({"jsonrpc": "2.0", "id": index, "method": "tools/call", "params": {"name": "insert", "arguments": {
+                "table": "Genre", "rows": [{"Name": f"Bench genre {index}"}]}}})
+            continue
         lines.append({"jsonrpc": "2.0", "id": index, "method": "tools/call", "params": {"name": "query", "arguments": {
             "sql": "SELECT TrackId, Name, Milliseconds FROM Track WHERE AlbumId = ?", "params": [index % 300 + 1]}}})
     return ("\n".join(json.dumps(line) for line in lines) + "\n").encode()
 
 
-def instructions(binary: str, database: str, stdin: bytes, expected_lines: int, extra: list[str] | None = None) -> int:
+def instructions(binary: str, database: str, stdin: bytes, expected_lines: int, extra: list[str] | None = None,
+                 fresh_in: str | None = None, audit_log: bool = False) -> int:
+    """Callgrind's count for one run; with `fresh_in`, on a new copy of the database made in
+    that directory (and, with `audit_log`, a new audit log beside it)."""
+    if fresh_in is not None:
+        run_directory = tempfile.mkdtemp(dir=fresh_in)
+        copy = os.path.join(run_directory, "chinook.sqlite")
+        shutil.copy(database, copy)
+        database = copy
+        if audit_log:
+            extra = [*(extra or []), "--audit-log", os.path.join(run_directory, "audit.jsonl")]
     run = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, "--db", database, *(extra or [])],
         input=stdin, capture_output=True, check=False)
@@ -156,8 +173,14 @@ def main() -> None:
     parser.add_argument("--http", choices=["session", "stateless"])
     parser.add_argument("--server-arg", action="append", default=[], metavar="ARG",
                         help="an argument more for every server (repeat it), e.g. --server-arg=--metadata --server-arg=FILE; stdio only")
+    parser.add_argument("--writes", action="store_true", help="one-row inserts instead of queries (stdio only)")
+    parser.add_argument("--audit-log", action="store_true", help="with --writes: a fresh --audit-log for each run")
     parser.add_argument("binaries", nargs="+")
     options = parser.parse_args()
+    if options.http and options.writes:
+        parser.error("--writes runs over stdio only")
+    if options.audit_log and not options.writes:
+        parser.error("--audit-log goes with --writes")
     if options.rounds < 1 or options.calls < 1:
         parser.error("--rounds and --calls must be at least 1")
     for tool in ["valgrind", "strip"]:
@@ -174,7 +197,9 @@ def main() -> None:
             copy = os.path.join(work, f"dbai-mcp-{index}")
             subprocess.run(["strip", "-o", copy, binary], check=True)
             stripped.append(copy)
-        start_input, calls_input = messages(0), messages(options.calls)
+        start_input, calls_input = messages(0), messages(options.calls, writes=options.writes)
+        extra = [*options.server_arg, *(["--allow", "standard"] if options.writes else [])]
+        fresh = work if options.writes else None
         starts: dict[int, list[int]] = {index: [] for index in range(len(stripped))}
         totals: dict[int, list[int]] = {index: [] for index in range(len(stripped))}
         for _ in range(options.rounds):
@@ -183,8 +208,8 @@ def main() -> None:
                     starts[index].append(http_instructions(binary, database, options.http, 0, work))
                     totals[index].append(http_instructions(binary, database, options.http, options.calls, work))
                 else:
-                    starts[index].append(instructions(binary, database, start_input, 1, options.server_arg))
-                    totals[index].append(instructions(binary, database, calls_input, options.calls + 1, options.server_arg))
+                    starts[index].append(instructions(binary, database, start_input, 1, extra, fresh, options.audit_log))
+                    totals[index].append(instructions(binary, database, calls_input, options.calls + 1, extra, fresh, options.audit_log))
     first_start = statistics.median(starts[0])
     first_calls = statistics.median(totals[0]) - first_start
     print(f"{'binary':<60} {'start-up':>12} {'whole run':>12} {f'{options.calls} calls':>12}  ratios to the first")

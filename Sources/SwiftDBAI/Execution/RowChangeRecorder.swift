@@ -222,7 +222,7 @@ final class RowChangeRecorder {
         if described.columns.contains(where: { $0.visibility == .generatedVirtual }) {
             return .failure(Incomplete(reason: "\(described.name) has virtual generated columns, whose values the record cannot read"))
         }
-        if !described.isWithoutRowID, described.columns.contains(where: { ["rowid", "oid", "_rowid_"].contains(SQLIdentifier.foldCase($0.name)) }) {
+        if !described.isWithoutRowID, described.hasColumnNamedLikeRowID {
             return .failure(Incomplete(reason: "\(described.name) has a column named like its rowid"))
         }
         guard described.columns.count == columnCount else {

@@ -62,7 +62,7 @@ struct RowRestoration {
                 condition = key.map { "\(SQLIdentifier.quote($0)) = ?" }.joined(separator: " AND ")
             } else {
                 guard change.rowID != nil else { throw .revertRefused("a row of \(table.name) is recorded without its rowid.") }
-                if table.columns.contains(where: { ["rowid", "oid", "_rowid_"].contains(SQLIdentifier.foldCase($0.name)) }) {
+                if table.hasColumnNamedLikeRowID {
                     throw .revertRefused("\(table.name) has a column named like its rowid, so its rows cannot be named by rowid.")
                 }
                 condition = "rowid = ?"

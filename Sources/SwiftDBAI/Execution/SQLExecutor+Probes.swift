@@ -18,8 +18,7 @@ extension SQLExecutor {
         guard opened == SQLITE_OK, let connection else {
             throw .cannotOpen(path: path, reason: connection.map { String(cString: sqlite3_errmsg($0)) } ?? "SQLite error \(opened)")
         }
-        sqlite3_busy_timeout(connection, Int32(clamping: Int(busyTimeout.components.seconds) * 1_000
-            + Int(busyTimeout.components.attoseconds / 1_000_000_000_000_000)))
+        sqlite3_busy_timeout(connection, Int32(clamping: Int(busyTimeout.seconds * 1_000)))
         var statement: OpaquePointer?
         defer { sqlite3_finalize(statement) }
         var code = sqlite3_prepare_v2(connection, "PRAGMA schema_version", -1, &statement, nil)

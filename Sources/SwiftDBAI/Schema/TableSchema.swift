@@ -43,6 +43,12 @@ public struct TableSchema: Sendable, Hashable, Codable, Identifiable {
             .map(\.name)
     }
 
+    /// True when a column is named `rowid`, `oid` or `_rowid_`: in a rowid table, that name then
+    /// means the column, not the rowid.
+    package var hasColumnNamedLikeRowID: Bool {
+        columns.contains { ["rowid", "oid", "_rowid_"].contains(SQLIdentifier.foldCase($0.name)) }
+    }
+
     /// Returns the column with the given name (SQLite's ASCII case-insensitive rules), or nil.
     public func column(named name: String) -> ColumnSchema? {
         let key = SQLIdentifier.foldCase(name)
