@@ -56,6 +56,8 @@ let package = Package(
                 // The statement classifier installs its own SQLite authorizer on a
                 // private connection; GRDB does not expose what a statement writes.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // SHA-256 of a write's rows (a confirmation's signature, checked by any replica).
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Questions in plain language: the ChatEngine, its rewrite pipeline and prompts, and the

@@ -9,23 +9,25 @@ import Logging
 import ServiceLifecycle
 import SwiftDBAIPrimitives
 
-/// The drain of ``StreamableHTTPEndpoint`` as a ServiceLifecycle service. Listed after the
-/// listener (the HTTP application's group), so that on a shutdown signal it runs first (a
-/// service group stops its services in reverse order) while the listener and its connections
-/// are still open — a client can still answer an elicitation:
+/// The drain of ``StreamableHTTPEndpoint`` as a ServiceLifecycle service, in the order a load
+/// balancer never sees fail. Listed after the listener, so that on a shutdown signal it runs
+/// first (a service group stops its services in reverse order):
 ///
-/// 1. no new session or request is taken (503);
-/// 2. every request in flight is answered, within the statement timeout plus 5 s (then the
-///    rest are cancelled: their writes roll back);
-/// 3. every session ends.
-///
-/// Then the group stops the listener: it closes, and so do the connections (those still open
-/// 5 s later are cut).
+/// 1. `/readyz` answers 503 `draining`, and no session starts; everything else is served as
+///    before for `--drain-delay` (0 s by default), so that a balancer that probes stops sending;
+/// 2. the listener closes (``HTTPListenerService``): new connections are refused, so that a
+///    balancer passes them to another replica; each open connection closes once idle, after the
+///    response it is sending;
+/// 3. the requests already received are answered meanwhile, stateless ones included; each
+///    2025-11-25 session ends once its calls are answered (its new requests get 503);
+/// 4. everything left when the deadline (the statement timeout plus 5 s) passes is cancelled:
+///    writes roll back, and the connections are cut.
 ///
 /// The shutdown signals get their default action back as the drain starts, so that a second
 /// one ends the process at once (the group, which trapped them, would ignore it).
 struct EndpointDrainService: Service {
     let endpoint: StreamableHTTPEndpoint
+    let listener: HTTPListenerService
     /// How long the calls in flight have to finish.
     let grace: Duration
     /// The signals that start the shutdown.
@@ -36,9 +38,20 @@ struct EndpointDrainService: Service {
         // Until the group shuts down; a cancelled group (the server could not start) ends here.
         guard (try? await gracefulShutdown()) != nil else { return }
         for number in signals { signal(number, SIG_DFL) }
-        logger.notice("Shutting down: finishing the calls in flight")
+        await endpoint.beginDrain()
+        let delay = endpoint.options.drainDelay
+        if delay > .zero {
+            logger.notice("Shutting down: /readyz says draining; the listener closes in \(delay)")
+            try? await Task.sleep(for: delay)
+        }
+        logger.notice("Shutting down: listener closed, finishing the calls in flight")
         do {
-            try await firstOutcome(within: grace) { await endpoint.drain() }
+            try await firstOutcome(within: grace) { [endpoint, listener] in
+                async let sessions: Void = endpoint.drainSessions()
+                await listener.stop()
+                await sessions
+                await endpoint.finishStatelessRequests()
+            }
         } catch is TimeLimitExceeded {
             logger.warning("Calls still running after \(grace): cancelling them")
         } catch {

@@ -18,6 +18,11 @@ public struct HTTPServeOptions: Sendable {
     /// `--oauth-issuer`: every request carries an OAuth access token (besides, or instead of,
     /// the static token); nil for none.
     public var oauth: OAuthProtection?
+    /// How long, once a drain begins, the server goes on listening and answering while
+    /// `/readyz` says `draining` (`--drain-delay`), so that a balancer that probes it stops
+    /// sending first; 0 by default: the listener closes at once (a balancer then tries the next
+    /// replica on its refused connection).
+    public var drainDelay: Duration = .zero
 
     /// The defaults of the flags.
     public static let defaultMaxSessions = 32

@@ -27,16 +27,16 @@ public struct MCPHTTPServer: Sendable {
         endpoint = StreamableHTTPEndpoint(server: server, options: options, logger: logger)
     }
 
-    /// Listens until a signal in `shutdownSignals`: then no new session or request is taken
-    /// (503), every request in flight is answered — over the connections already open, so that
-    /// a client can still answer an elicitation — within the statement timeout plus 5 s, the
-    /// sessions end, the listener and the connections close (those still open 5 s after the
-    /// drain are cut), and the databases close. A second signal ends the process at once. A
+    /// Listens until a signal in `shutdownSignals`, then drains in the order a load balancer
+    /// never sees fail (``EndpointDrainService``): `/readyz` turns 503, the listener closes (new
+    /// connections are refused), the requests already received are answered within the
+    /// statement timeout plus 5 s on connections that then close, the 2025-11-25 sessions end
+    /// after their calls, and the databases close. A second signal ends the process at once. A
     /// signal other than TERM, INT, HUP, QUIT, USR1 and USR2 is not trapped, with a warning.
     ///
     /// One ServiceLifecycle group runs the listener (the Hummingbird application on
-    /// ``MCPRouter``, in a group of its own for its 5 s), the drain (``EndpointDrainService``)
-    /// and the idle-session sweeper (``IdleSessionSweeper``).
+    /// ``MCPRouter``, in a group of its own: ``HTTPListenerService``), the drain and the
+    /// idle-session sweeper (``IdleSessionSweeper``).
     ///
     /// - Parameter onListening: called with the address bound (the port chosen for port 0).
     /// - Throws: ``HTTPServeError/cannotListen(_:reason:)`` when the address cannot be bound.
@@ -61,19 +61,22 @@ public struct MCPHTTPServer: Sendable {
             if known == nil { logger.warning("Signal \(number) cannot be trapped here: it does not stop the server gracefully.") }
             return known
         }
-        // The listener in a group of its own, so that its 5 s start once the drain is done:
-        // connections still open then (a client that stops reading, a body trickling in) are
-        // cut, and the process always exits.
-        var listener = ServiceGroupConfiguration(
+        // The listener in a group of its own, which the drain stops first; connections still
+        // open once the calls had their time (a client that stops reading, a body trickling in)
+        // are cut 5 s later, so that the process always exits.
+        var listenerGroup = ServiceGroupConfiguration(
             services: [.init(service: application, serviceName: "http")], logger: Self.quiet(logger))
-        listener.maximumGracefulShutdownDuration = .seconds(5)
+        listenerGroup.maximumGracefulShutdownDuration = grace + .seconds(5)
+        let listener = HTTPListenerService(group: ServiceGroup(configuration: listenerGroup))
         // Named, so that the group does not describe each service by reflection at start.
         let configuration = ServiceGroupConfiguration(
             services: [
-                // Stopped in reverse order: the sweeper, then the drain, then the listener.
-                .init(service: ServiceGroup(configuration: listener), serviceName: "listener"),
+                // Stopped in reverse order: the sweeper, then the drain (which stops the listener
+                // first), then the listener (already stopped).
+                .init(service: listener, serviceName: "listener"),
                 .init(
-                    service: EndpointDrainService(endpoint: endpoint, grace: grace, signals: signals.map(\.rawValue), logger: logger),
+                    service: EndpointDrainService(
+                        endpoint: endpoint, listener: listener, grace: grace, signals: signals.map(\.rawValue), logger: logger),
                     serviceName: "drain"),
                 .init(service: IdleSessionSweeper(endpoint: endpoint), serviceName: "idle-sessions"),
             ],

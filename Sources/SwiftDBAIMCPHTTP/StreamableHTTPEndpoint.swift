@@ -44,6 +44,8 @@ package actor StreamableHTTPEndpoint {
     /// Sessions being started (counted against the cap).
     private var starting = 0
     private var isDraining = false
+    /// The stateless requests' input has ended (the last step of a drain).
+    private var statelessFinished = false
     /// The last readiness check (``readiness()``), shared by the probes of its second.
     private var readinessCheck: (started: ContinuousClock.Instant, task: Task<(ready: Bool, reason: String?), Never>)?
     /// Why the last check found the server not ready (logged when it changes).
@@ -206,7 +208,9 @@ package actor StreamableHTTPEndpoint {
         guard stateless.serves(method, in: .stateless) else {
             return Self.errorReply(id: id, ProtocolError.methodNotFound(method, revision: ProtocolRevision.stateless), status: .notFound)
         }
-        guard await !isDraining else { return Self.shuttingDown }
+        // During a drain too: a request that reached the server over a connection already open is
+        // answered (the listener is closed; the connection closes after the response).
+        guard await !statelessFinished else { return Self.shuttingDown }
         let scope = scopes.withLock { number in
             number += 1
             return number
@@ -331,19 +335,34 @@ package actor StreamableHTTPEndpoint {
 
     // MARK: - Shutdown
 
-    /// Stops taking sessions and requests' input, lets every session answer what it received
-    /// (each within its grace period), and returns when all have ended.
-    package func drain() async {
+    /// Starts the drain: `/readyz` answers 503 and no session starts; stateless requests are
+    /// still answered (they can only come over connections already open).
+    package func beginDrain() {
         isDraining = true
-        await stateless.finishInput()
+    }
+
+    /// Lets every session answer the requests it received, ends each once it has, and returns
+    /// when all have ended. A session's new request is refused meanwhile (503): the client starts
+    /// a new session on another replica.
+    package func drainSessions() async {
+        isDraining = true
         for session in sessions.values { await session.dispatcher.finishInput() }
         if !sessions.isEmpty { await withCheckedContinuation { ended.append($0) } }
+    }
+
+    /// Takes no more stateless requests and returns once those running are answered (after the
+    /// listener and its connections closed, none can arrive).
+    package func finishStatelessRequests() async {
+        isDraining = true
+        statelessFinished = true
+        await stateless.finishInput()
         await stateless.waitUntilCompleted()
     }
 
     /// Ends every session now.
     package func closeAll() async {
         isDraining = true
+        statelessFinished = true
         await stateless.shutDown(reason: "the server is stopping")
         for id in Array(sessions.keys) { await end(id, reason: "the server is stopping") }
     }

@@ -49,6 +49,12 @@ extension DBAIMCPCommand {
         }
         if auditLog?.isEmpty == true { throw ValidationError("--audit-log needs a file path.") }
         if stateDirectory?.isEmpty == true { throw ValidationError("--state-dir needs a directory path.") }
+        if let stateSecretFile {
+            guard !stateSecretFile.isEmpty else { throw ValidationError("--state-secret-file needs a file path.") }
+            guard stateDirectory != nil else {
+                throw ValidationError("--state-secret-file needs --state-dir DIR too: the replicas record there the confirmations they used.")
+            }
+        }
         if let conversationTTL {
             guard stateDirectory != nil else { throw ValidationError("--conversation-ttl needs --state-dir DIR.") }
             guard Self.seconds(conversationTTL) != nil else {
@@ -77,12 +83,14 @@ extension DBAIMCPCommand {
     }
 
     private func validateHTTP() throws {
+        guard (0...300).contains(drainDelaySeconds) else { throw ValidationError("--drain-delay must be 0 to 300 seconds.") }
         guard http == nil else { return }
         let httpOnly = [
             ("--auth-token-env", authTokenEnv != nil), ("--allow-origin", !allowOrigin.isEmpty),
             ("--max-sessions", maxSessions != HTTPServeOptions.defaultMaxSessions),
             ("--session-idle-timeout", sessionIdleTimeoutSeconds != Int(HTTPServeOptions.defaultSessionIdleTimeout.components.seconds)),
             ("--max-request-bytes", maxRequestBytes != HTTPServeOptions.defaultMaxRequestBytes),
+            ("--drain-delay", drainDelaySeconds != 0),
         ]
         if let flag = httpOnly.first(where: \.1)?.0 {
             throw ValidationError("\(flag) applies to --http only: add --http HOST:PORT, or remove it.")

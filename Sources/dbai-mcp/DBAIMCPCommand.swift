@@ -142,6 +142,11 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         valueName: "dir"))
     var stateDirectory: String?
 
+    @Option(name: .customLong("state-secret-file"), help: ArgumentHelp(
+        "Replicas: sign confirmation states with a key from FILE (mode 0600, at least 32 bytes) and record used confirmations in --state-dir (needed), so any replica with the same two accepts what another issued, once.",
+        valueName: "file"))
+    var stateSecretFile: String?
+
     @Option(name: .customLong("conversation-ttl"), help: ArgumentHelp(
         "How long a conversation nobody continues is kept in --state-dir: seconds, or a number with s, m, h or d (default 7d).",
         valueName: "duration"))
@@ -237,6 +242,11 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         "With --http: the largest request body accepted.", valueName: "bytes"))
     var maxRequestBytes: Int = HTTPServeOptions.defaultMaxRequestBytes
 
+    @Option(name: .customLong("drain-delay"), help: ArgumentHelp(
+        "With --http: on SIGTERM, keep listening and answering this many seconds while /readyz says draining (for balancers that probe it), then close the listener and finish the calls in flight.",
+        valueName: "seconds"))
+    var drainDelaySeconds: Int = 0
+
     // MARK: - Sign-in (OAuth)
 
     @Option(name: .customLong("oauth-issuer"), help: ArgumentHelp(
@@ -283,10 +293,12 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             token = ProcessInfo.processInfo.environment[name]
             guard let token, !token.isEmpty else { throw HTTPServeError.tokenVariableUnset(name) }
         }
-        return try HTTPServeOptions(
+        var options = try HTTPServeOptions(
             address: http, authToken: token, allowedOrigins: allowOrigin, maxSessions: maxSessions,
             sessionIdleTimeout: .seconds(sessionIdleTimeoutSeconds), maxRequestBytes: maxRequestBytes,
             oauth: try oauthProtection(masksColumns: masksColumns))
+        options.drainDelay = .seconds(drainDelaySeconds)
+        return options
     }
 
     /// The resource server of `--oauth-issuer`; nil without it.
@@ -392,6 +404,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             ConversationArchiveSettings(
                 directory: directory, timeToLive: .seconds(conversationTTL.flatMap(Self.seconds) ?? 7 * 24 * 3600))
         }
+        configuration.stateSecretFile = stateSecretFile
         configuration.audit = auditLog.map { path in
             AuditSettings(
                 path: path, recordsReads: auditReads, redactsValues: auditRedactValues, maxBytes: auditLogMaxMB.map { $0 << 20 })

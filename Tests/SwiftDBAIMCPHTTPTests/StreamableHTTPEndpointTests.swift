@@ -286,22 +286,27 @@ struct StreamableHTTPEndpointTests {
         #expect(received.map(\.isFinal) == [false, false])
     }
 
-    @Test("draining: idle sessions end, and no new session or request is taken (503)", .timeLimit(.minutes(1)))
+    @Test("draining: sessions end and none starts, stateless requests are answered until their input ends", .timeLimit(.minutes(1)))
     func draining() async throws {
         let served = try Served()
         try await served.test { client in
             let session = try await Self.open(client)
-            await served.endpoint.drain()
+            await served.endpoint.beginDrain()
+            await served.endpoint.drainSessions()
             #expect(await served.endpoint.sessionCount == 0)
             let refused = try await client.execute(uri: "/mcp", method: .post, headers: Self.headers(), body: ByteBuffer(string: Self.initialize))
             #expect(refused.status == .serviceUnavailable)
             let ended = try await client.execute(
                 uri: "/mcp", method: .post, headers: Self.headers([.mcpSessionID: session]), body: Self.call(2, sql: "SELECT 1"))
             #expect(ended.status == .notFound)
-            let stateless = try await client.execute(
-                uri: "/mcp", method: .post,
-                headers: Self.headers([.mcpProtocolVersion: "2026-07-28", .mcpMethod: "tools/list"]),
-                body: ByteBuffer(string: #"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#))
+            let ready = try await client.execute(uri: "/readyz", method: .get)
+            #expect(ready.status == .serviceUnavailable && String(buffer: ready.body) == "draining\n")
+            let headers = Self.headers([.mcpProtocolVersion: "2026-07-28", .mcpMethod: "tools/list"])
+            let body = #"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#
+            let answered = try await client.execute(uri: "/mcp", method: .post, headers: headers, body: ByteBuffer(string: body))
+            #expect(answered.status == .ok)
+            await served.endpoint.finishStatelessRequests()
+            let stateless = try await client.execute(uri: "/mcp", method: .post, headers: headers, body: ByteBuffer(string: body))
             #expect(stateless.status == .serviceUnavailable)
         }
     }

@@ -152,7 +152,7 @@ struct ConfirmationRoundTripTests {
     func expired() throws {
         let signer = RequestStateSigner()
         let issuing = ConfirmationRoundTrip(signer: signer, elicits: true, requestState: nil, response: nil)
-        let signature = ChangeSignature(rowsAffected: 1, changedRowIDs: ["t": [1]], contentDigest: 7)
+        let signature = ChangeSignature(rowsAffected: 1, changedRowIDs: ["t": [1]], contentDigest: Data([7]))
         let state = issuing.state(
             token: "t", fingerprint: "write", signature: signature, lifetime: .seconds(60), now: Date(timeIntervalSince1970: 1_000))
         let retrying = ConfirmationRoundTrip(signer: signer, elicits: true, requestState: state, response: .accepted)

@@ -114,7 +114,39 @@ def test_a_probe_leaves_the_servers_locks_alone(dbai_bin: Path, chinook: Path) -
         caller.join(60)
 
 
-def test_readiness_turns_503_when_the_drain_starts(served) -> None:
+def test_on_sigterm_readiness_turns_503_first_then_the_listener_closes_and_calls_finish(served) -> None:
+    with served("--drain-delay", "2") as server:
+        raw = server.raw()
+        raw.initialize()
+        outcome: dict[str, Any] = {}
+
+        def slow_call() -> None:
+            outcome["reply"] = raw.call(1, "query", {"sql": SLOW_QUERY})
+
+        caller = threading.Thread(target=slow_call)
+        caller.start()
+        time.sleep(0.3)
+        server.process.send_signal(signal.SIGTERM)
+        time.sleep(0.3)
+        # Within --drain-delay: still listening; not ready; the process itself answers.
+        draining = probe(server, "/readyz")
+        health = probe(server, "/healthz")
+        time.sleep(2.5)
+        # Then the listener is closed: a balancer's new connection is refused.
+        refused = False
+        try:
+            probe(server, "/healthz")
+        except ConnectionRefusedError:
+            refused = True
+        caller.join(30)
+        assert server.process.wait(30) == 0
+    assert (draining[0], draining[2]) == (503, b"draining\n")
+    assert health[0] == 200
+    assert refused
+    assert outcome["reply"]["result"]["structuredContent"]["rows"] == [[6000000]]
+
+
+def test_without_a_drain_delay_the_listener_closes_at_once_and_the_call_in_flight_is_answered(served) -> None:
     with served() as server:
         raw = server.raw()
         raw.initialize()
@@ -128,10 +160,14 @@ def test_readiness_turns_503_when_the_drain_starts(served) -> None:
         time.sleep(0.3)
         server.process.send_signal(signal.SIGTERM)
         time.sleep(0.3)
-        status, _, body = probe(server, "/readyz")
+        refused = False
+        try:
+            probe(server, "/readyz")
+        except ConnectionRefusedError:
+            refused = True
         caller.join(30)
         assert server.process.wait(30) == 0
-    assert (status, body) == (503, b"draining\n")
+    assert refused, "the listener closes first"
     assert outcome["reply"]["result"]["structuredContent"]["rows"] == [[6000000]]
 
 

@@ -35,60 +35,19 @@ final class ConversationArchive: Sendable {
     ///   cannot be created or written, the file is not an SQLite database of ours, or it is one
     ///   of `databases` (the absolute paths of the databases served).
     init(_ settings: ConversationArchiveSettings, apartFrom databases: [String] = [], logger: Logger) throws(DBAIServerConfigurationError) {
-        let directory = settings.directory
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw .stateDirectory(directory, reason: "it exists and is not a directory") }
-        } else {
-            do {
-                // Questions and SQL are the user's: readable by the user alone.
-                try FileManager.default.createDirectory(
-                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw .stateDirectory(directory, reason: "it cannot be created (\(Self.reason(error)))")
-            }
-        }
-        path = AuditRecord.absolutePath((directory as NSString).appendingPathComponent(Self.fileName))
-        guard !databases.contains(path) else {
-            throw .stateDirectory(directory, reason: "its \(Self.fileName) is a database this server serves; conversations are never kept in it")
-        }
+        (path, queue) = try StateDirectoryFile.open(
+            Self.fileName, in: settings.directory, keeping: "conversations", apartFrom: databases, schema: """
+                CREATE TABLE IF NOT EXISTS conversation(
+                    id TEXT PRIMARY KEY, database TEXT NOT NULL, updated_at REAL NOT NULL, turns TEXT NOT NULL);
+                CREATE INDEX IF NOT EXISTS conversation_updated ON conversation(updated_at);
+                CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+                INSERT OR REPLACE INTO meta(key, value) VALUES ('opened_at', datetime('now'));
+                """)
         timeToLive = settings.timeToLive
         self.logger = logger
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        configuration.label = "dbai-mcp conversations"
-        let isNew = !FileManager.default.fileExists(atPath: path)
-        do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
-            if isNew { _ = chmod(path, 0o600) }
-            try queue.write { db in
-                // Ours, or new: another program's database is never written.
-                let owner = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-                let objects = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-                guard owner == Self.applicationID || (owner == 0 && objects == 0) else {
-                    throw ForeignFile()
-                }
-                try db.execute(sql: "PRAGMA application_id = \(Self.applicationID)")
-                try db.execute(sql: """
-                    CREATE TABLE IF NOT EXISTS conversation(
-                        id TEXT PRIMARY KEY, database TEXT NOT NULL, updated_at REAL NOT NULL, turns TEXT NOT NULL);
-                    CREATE INDEX IF NOT EXISTS conversation_updated ON conversation(updated_at);
-                    CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
-                    INSERT OR REPLACE INTO meta(key, value) VALUES ('opened_at', datetime('now'));
-                    """)
-            }
-        } catch is ForeignFile {
-            throw .stateDirectory(directory, reason: "\(path) is another program's SQLite database; conversations are kept only in a file of their own")
-        } catch {
-            throw .stateDirectory(directory, reason: "\(path) cannot be opened and written (\(Self.reason(error)))")
-        }
         purgeExpired()
     }
 
-    /// `PRAGMA application_id` of the file: "DBAI".
-    static let applicationID: Int32 = 0x4442_4149
-
-    private struct ForeignFile: Error {}
 
     // MARK: - Live conversations
 
@@ -176,11 +135,6 @@ final class ConversationArchive: Sendable {
     private struct StoredTurn: Codable {
         var question: String
         var sql: String
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        if let error = error as? DatabaseError { return error.message ?? error.description }
-        return (error as NSError).localizedDescription
     }
 }
 

@@ -59,20 +59,23 @@ struct ConfirmationRoundTrip: Sendable {
     /// What a state names once checked.
     struct Claim: Sendable {
         let token: String
-        let rowsDigest: Int
+        /// ``ChangeSignature/digest`` of the preview's rows.
+        let rowsDigest: String
     }
 
     /// The claim of the echoed state, checked against this write.
     ///
-    /// - Throws: -32602 when the state is malformed, altered, from another process, for another
-    ///   write, or expired: nothing runs.
+    /// - Throws: -32602 when the state is malformed, altered, signed with another key, for
+    ///   another write, or expired: nothing runs.
     func claim(fingerprint: String, now: Date = Date()) throws(ProtocolError) -> Claim? {
         guard let requestState else { return nil }
         let retry = " Nothing was changed; call the tool again without requestState for a new preview."
         guard let payload = signer.verify(requestState), payload["v"] == 1,
-              let token = payload["token"]?.stringValue, let rows = payload["rows"]?.intValue,
+              let token = payload["token"]?.stringValue, let rows = payload["rows"]?.stringValue,
               let expiry = payload["exp"]?.intValue, let write = payload["write"]?.stringValue else {
-            throw .invalidParams("Invalid params: requestState is not one this server issued (altered, or from another server process)." + retry)
+            throw .invalidParams(
+                "Invalid params: requestState is not one this server issued (altered, or from another server process not sharing its --state-secret-file)."
+                    + retry)
         }
         guard write == Self.digest(fingerprint) else {
             throw .invalidParams("Invalid params: requestState was issued for a different write (other statements or values)." + retry)
@@ -94,7 +97,7 @@ struct ConfirmationRoundTrip: Sendable {
             "v": 1,
             "token": .string(token),
             "write": .string(Self.digest(fingerprint)),
-            "rows": .int(signature.hashValue),
+            "rows": .string(signature.digest),
             "exp": .int(Int(now.timeIntervalSince1970) + Int(lifetime.components.seconds)),
         ]
         if !carried.isEmpty { payload["carried"] = .object(carried) }
@@ -109,7 +112,7 @@ struct ConfirmationRoundTrip: Sendable {
         guard let requestState else { return nil }
         guard let payload = signer.verify(requestState), case .object(let carried)? = payload["carried"] else {
             throw .invalidParams(
-                "Invalid params: requestState is not one this server issued for this tool (altered, or from another server process). "
+                "Invalid params: requestState is not one this server issued for this tool (altered, or from another server process not sharing its --state-secret-file). "
                     + "Nothing was changed; call the tool again without requestState.")
         }
         return carried

@@ -3,20 +3,10 @@ import Foundation
 
 import SwiftDBAI
 
-/// Single-use, expiring confirmation tokens, each bound to one exact write (its tool, statements
-/// and parameter values) and to the rows its preview showed (a ``ChangeSignature``): a token
-/// issued for one DELETE cannot run another, nor the same one once its rows changed.
-actor ConfirmationTokenStore {
-    /// Why a token was not accepted.
-    enum Refusal: Error, Sendable {
-        /// Never issued, or already used.
-        case unknown
-        /// Issued too long ago.
-        case expired
-        /// Issued for different statements or parameters.
-        case mismatch
-    }
-
+/// The confirmation tokens of one process, in memory (``ConfirmationLedger``): a token issued
+/// for one DELETE cannot run another, nor the same one once its rows changed, nor be redeemed
+/// by another process.
+actor ConfirmationTokenStore: ConfirmationLedger {
     private struct Entry {
         let fingerprint: SHA256.Digest
         let signature: ChangeSignature?
@@ -37,15 +27,13 @@ actor ConfirmationTokenStore {
         self.now = now
     }
 
-    /// A new token for the write identified by `fingerprint`, whose preview had `signature`.
     func issue(for fingerprint: String, signature: ChangeSignature? = nil) -> String {
         let current = now()
         entries = entries.filter { $0.value.expiry > current }
         if entries.count >= capacity, let oldest = entries.min(by: { $0.value.expiry < $1.value.expiry })?.key {
             entries[oldest] = nil
         }
-        var generator = SystemRandomNumberGenerator()
-        let token = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
+        let token = ConfirmationTokens.random()
         entries[token] = Entry(fingerprint: Self.digest(fingerprint), signature: signature, expiry: current.advanced(by: lifetime))
         return token
     }
@@ -55,9 +43,7 @@ actor ConfirmationTokenStore {
         SHA256.hash(data: Data(fingerprint.utf8))
     }
 
-    /// Accepts the token for this write and uses it up, returning the signature of its preview,
-    /// or says why not. A mismatched token stays valid for the write it was issued for.
-    func redeem(_ token: String, for fingerprint: String) -> Result<ChangeSignature?, Refusal> {
+    func redeem(_ token: String, for fingerprint: String) -> Result<ChangeSignature?, ConfirmationRefusal> {
         guard let entry = entries[token] else { return .failure(.unknown) }
         guard entry.expiry > now() else {
             entries[token] = nil
@@ -66,11 +52,5 @@ actor ConfirmationTokenStore {
         guard entry.fingerprint == Self.digest(fingerprint) else { return .failure(.mismatch) }
         entries[token] = nil
         return .success(entry.signature)
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }

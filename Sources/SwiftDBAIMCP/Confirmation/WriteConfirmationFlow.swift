@@ -20,7 +20,8 @@ import SwiftDBAIMCPKernel
 /// meanwhile (``ChangeSignature``). Otherwise nothing changes and a new preview is offered.
 struct WriteConfirmationFlow: Sendable {
     var executor: SQLExecutor
-    let tokens: ConfirmationTokenStore
+    /// Where tokens are issued and redeemed: the session's memory, or the replicas' shared ledger.
+    let tokens: any ConfirmationLedger
     /// False with `--no-confirm`.
     let confirmsDestructiveWrites: Bool
     /// Asks the user through the client; nil when the client did not declare elicitation.
@@ -61,7 +62,7 @@ struct WriteConfirmationFlow: Sendable {
         var changed: SwiftDBAIError?
         if let token {
             audit?.beginWrite(statements, confirmation: .token)
-            switch await tokens.redeem(token, for: fingerprint) {
+            switch try await Self.ledger { () throws(ConfirmationLedgerUnavailable) in try await tokens.redeem(token, for: fingerprint) } {
             case .success(let signature):
                 do {
                     return try await execute(statements, operation: operation, confirmed: true, matching: signature, confirmation: .token)
@@ -74,7 +75,9 @@ struct WriteConfirmationFlow: Sendable {
         }
         guard let elicit else {
             let preview = try await executor.preview(statements, expecting: operation, maxRows: previewRowCount)
-            let issued = await tokens.issue(for: fingerprint, signature: preview.signature)
+            let issued = try await Self.ledger { () throws(ConfirmationLedgerUnavailable) in
+                try await tokens.issue(for: fingerprint, signature: preview.signature)
+            }
             audit?.beginWrite(statements, confirmation: .token)
             audit?.awaitConfirmation()
             return confirmationRequest(token: issued, tool: tool, operation: operation, preview: preview, changed: changed)
@@ -105,7 +108,9 @@ struct WriteConfirmationFlow: Sendable {
         var changedNote: String?
         audit?.beginWrite(statements, confirmation: .retry)
         if let claim = try roundTrip.claim(fingerprint: fingerprint), let response = roundTrip.response {
-            let redeemed = await tokens.redeem(claim.token, for: fingerprint)
+            let redeemed = try await Self.ledger { () throws(ConfirmationLedgerUnavailable) in
+                try await tokens.redeem(claim.token, for: fingerprint)
+            }
             guard case .success(let signature) = redeemed else {
                 throw ProtocolError.invalidParams(
                     "Invalid params: requestState was already used (a confirmation runs once, accepted or declined). "
@@ -115,7 +120,7 @@ struct WriteConfirmationFlow: Sendable {
                 throw ToolCallError(
                     "The user did not confirm the \(operation.sqlKeyword); nothing was changed.", code: .confirmationDeclined)
             }
-            guard let signature, signature.hashValue == claim.rowsDigest else {
+            guard let signature, signature.digest == claim.rowsDigest else {
                 throw ProtocolError.invalidParams("Invalid params: requestState does not match the preview it was issued with; nothing was changed.")
             }
             do {
@@ -125,7 +130,9 @@ struct WriteConfirmationFlow: Sendable {
             }
         }
         let preview = try await executor.preview(statements, expecting: operation, maxRows: previewRowCount)
-        let issued = await tokens.issue(for: fingerprint, signature: preview.signature)
+        let issued = try await Self.ledger { () throws(ConfirmationLedgerUnavailable) in
+            try await tokens.issue(for: fingerprint, signature: preview.signature)
+        }
         let state = roundTrip.state(
             token: issued, fingerprint: fingerprint, signature: preview.signature, lifetime: tokens.lifetime, carried: carried)
         let question = ElicitationConfirmer.message(statements, operation: operation, preview: preview, note: changedNote)
@@ -241,7 +248,16 @@ struct WriteConfirmationFlow: Sendable {
         return ([tool] + parts).joined(separator: "\u{1E}")
     }
 
-    static func message(for refusal: ConfirmationTokenStore.Refusal, tool: String) -> String {
+    /// What the ledger answers, its failure as a tool error (nothing ran).
+    private static func ledger<T>(_ body: () async throws(ConfirmationLedgerUnavailable) -> T) async throws(ToolCallError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw ToolCallError(error.description)
+        }
+    }
+
+    static func message(for refusal: ConfirmationRefusal, tool: String) -> String {
         let retry = "Call \(tool) again without confirm to get a new token; nothing was changed."
         switch refusal {
         case .unknown: return "The confirmation token is unknown, was already used, or was dropped among too many pending ones. " + retry

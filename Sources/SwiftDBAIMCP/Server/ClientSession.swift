@@ -23,16 +23,21 @@ final class ClientSession: Sendable {
     /// The system prompts the client's model (through sampling) has answered.
     let readPrompts = ReadPrompts()
     /// The confirmation tokens of this session's writes, by database name.
-    private let tokens: [String: ConfirmationTokenStore]
+    private let tokens: [String: any ConfirmationLedger]
 
     /// A session for the databases named; `stateless` for the state the stateless requests share
     /// (conversations continue only under ids the server made).
-    /// With an `archive` (`--state-dir`), conversations the server started outlive the process.
-    init(databases: [String], stateless: Bool = false, archive: ConversationArchive? = nil) {
+    /// With an `archive` (`--state-dir`), conversations the server started outlive the process;
+    /// with a shared `ledger` (`--state-secret-file`), the stateless requests' confirmation tokens
+    /// are kept there, for every replica.
+    init(databases: [String], stateless: Bool = false, archive: ConversationArchive? = nil, ledger: ConfirmationLedgerFile? = nil) {
         protocolSession = stateless ? nil : ProtocolSession()
         conversations = stateless
             ? ConversationStore(capacity: 256, requiresKnownIDs: true, archive: archive) : ConversationStore(archive: archive)
-        tokens = Dictionary(uniqueKeysWithValues: databases.map { ($0, ConfirmationTokenStore()) })
+        tokens = Dictionary(uniqueKeysWithValues: databases.map { name in
+            let tokens: any ConfirmationLedger = if stateless, let ledger { ledger.ledger(for: name) } else { ConfirmationTokenStore() }
+            return (name, tokens)
+        })
     }
 
     /// True when the client declared MCP Apps (``AppsExtension``) in `initialize` and the server
@@ -47,7 +52,7 @@ final class ClientSession: Sendable {
     }
 
     /// The confirmation tokens of writes on a database, in this session.
-    func tokens(for database: String) -> ConfirmationTokenStore {
+    func tokens(for database: String) -> any ConfirmationLedger {
         tokens[database] ?? ConfirmationTokenStore()
     }
 }

@@ -30,8 +30,12 @@ public final class DBAIServer: Sendable {
     let exports: ExportDestination
     /// The handles stateless (2026-07-28) requests share: conversation ids, confirmation tokens.
     let statelessState: ClientSession
-    /// Signs the `requestState` of 2026-07-28 confirmations (a key of this process).
-    let requestStates = RequestStateSigner()
+    /// Signs the `requestState` of 2026-07-28 confirmations: a key of this process, or derived
+    /// from `--state-secret-file`.
+    let requestStates: RequestStateSigner
+    /// The confirmation ledger replicas share (`--state-secret-file` with `--state-dir`); nil:
+    /// tokens live in the process.
+    let sharedLedger: ConfirmationLedgerFile?
     /// A readiness check of the database files is running (``readiness(within:)``).
     let readinessProbe = Mutex(false)
     /// The audit log (`--audit-log`); nil records nothing.
@@ -53,10 +57,12 @@ public final class DBAIServer: Sendable {
         audit = try configuration.audit.map { (settings) throws(DBAIServerConfigurationError) in try AuditLog(settings) }
         if let audit { try AuditRecovery.complete(audit, databases: databases, logger: logger) }
         conversationArchive = try Self.openArchive(configuration.conversationArchive, apartFrom: databases, logger: logger)
+        (requestStates, sharedLedger) = try Self.sharedState(configuration, apartFrom: databases)
         exports = ExportDestination(
             store: ExportStore(settings: configuration.exports),
             directory: try configuration.exports.directory.map { (path) throws(DBAIServerConfigurationError) in try ExportDirectory(path) })
-        statelessState = ClientSession(databases: databases.map(\.name), stateless: true, archive: conversationArchive)
+        statelessState = ClientSession(
+            databases: databases.map(\.name), stateless: true, archive: conversationArchive, ledger: sharedLedger)
         registry = ToolRegistry(
             allowlist: configuration.allowlist, naming: configuration.toolNaming,
             cannedQueries: databases.flatMap(\.cannedQueries), databaseNames: databases.map(\.name))
@@ -68,6 +74,21 @@ public final class DBAIServer: Sendable {
     ) throws(DBAIServerConfigurationError) -> ConversationArchive? {
         guard let settings else { return nil }
         return try ConversationArchive(settings, apartFrom: databases.map { AuditRecord.absolutePath($0.path) }, logger: logger)
+    }
+
+    /// The `requestState` signer and the confirmation ledger: shared by the replicas started with
+    /// the same `--state-secret-file` and `--state-dir`, or the process's own.
+    private static func sharedState(
+        _ configuration: DBAIServerConfiguration, apartFrom databases: [ServedDatabase]
+    ) throws(DBAIServerConfigurationError) -> (RequestStateSigner, ConfirmationLedgerFile?) {
+        guard let path = configuration.stateSecretFile else { return (RequestStateSigner(), nil) }
+        let secret = try StateSecret(path: path)
+        guard let directory = configuration.conversationArchive?.directory else {
+            throw .stateSecret(
+                path, reason: "replicas also need --state-dir DIR, on the host's own disk, where they record the confirmations used")
+        }
+        let ledger = try ConfirmationLedgerFile(directory: directory, apartFrom: databases.map { AuditRecord.absolutePath($0.path) })
+        return (RequestStateSigner(secret: secret.bytes), ledger)
     }
 
     /// How `ask` talks to its model about a database: with that database's examples (checked at
@@ -203,6 +224,7 @@ public final class DBAIServer: Sendable {
             for database in databases { await database.executor.close() }
         }
         conversationArchive?.close()
+        sharedLedger?.close()
         exports.store.removeAll()
     }
 

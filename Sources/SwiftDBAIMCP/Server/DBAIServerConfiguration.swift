@@ -51,6 +51,11 @@ public struct DBAIServerConfiguration: Sendable {
     /// Where `ask` conversations are kept across restarts (`--state-dir`, `--conversation-ttl`);
     /// nil keeps them in memory only.
     public var conversationArchive: ConversationArchiveSettings?
+    /// The secret replicas share (`--state-secret-file`, mode 0600, at least 32 bytes): the key
+    /// of every `requestState`, and, with the state directory it needs, the ledger of
+    /// confirmation tokens (`DIR/confirmations.sqlite`) that makes each single use across every
+    /// replica. Nil: a key and tokens of the process's own.
+    public var stateSecretFile: String?
 
     /// The default SQLite heap limit: 64 MiB.
     public static let defaultSQLiteMemoryLimit = 64 << 20
@@ -127,6 +132,9 @@ public enum DBAIServerConfigurationError: Error, Sendable, Hashable, CustomStrin
     case auditLog(String, reason: String)
     /// The state directory cannot be created or written, or its file is not ours.
     case stateDirectory(String, reason: String)
+    /// The state secret file is missing, reachable by others, too short, or given without a
+    /// state directory.
+    case stateSecret(String, reason: String)
     /// The metadata file is missing or malformed, an entry names something the database does
     /// not have, or a canned query cannot serve as a tool; `entry` is its path in the file
     /// (`databases.chinook.tables.Album`).
@@ -162,6 +170,8 @@ public enum DBAIServerConfigurationError: Error, Sendable, Hashable, CustomStrin
             return "--audit-log \(path): \(reason)."
         case .stateDirectory(let path, let reason):
             return "--state-dir \(path): \(reason). Give a directory the server may create and write, apart from the databases it serves."
+        case .stateSecret(let path, let reason):
+            return "--state-secret-file \(path): \(reason)."
         case .writableTablesWithoutWrites:
             return "--write-tables needs an allowlist with writes: add --allow standard (or unrestricted)."
         case .invalidToolPrefix(let prefix):

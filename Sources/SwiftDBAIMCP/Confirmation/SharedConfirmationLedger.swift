@@ -1,0 +1,151 @@
+import Crypto
+import Foundation
+import GRDB
+import SwiftDBAI
+import SwiftDBAIPrimitives
+
+/// The confirmation ledger every replica shares: `confirmations.sqlite` in `--state-dir`, an
+/// SQLite file of the server's own (``StateDirectoryFile``), used when the server is started
+/// with `--state-secret-file`.
+///
+/// A token is a row: its database, a digest of its write, the signature of its preview, its
+/// expiry, and when it was used. Redeeming checks and marks the row in one `IMMEDIATE`
+/// transaction: SQLite's write lock lets one process at a time into it, so when two replicas
+/// receive the same token at the same moment, the second finds it used — a confirmation runs
+/// once across every process on the host. Rows are removed once expired (a used token is also
+/// refused by its expiry after that, and a round trip's state carries the same expiry).
+final class ConfirmationLedgerFile: Sendable {
+    /// The file (`DIR/confirmations.sqlite`).
+    let path: String
+    private let queue: DatabaseQueue
+    /// Tokens issued by this process: expired ones are removed every 256.
+    private let issued = Mutex(0)
+
+    /// The name of the file in the state directory.
+    static let fileName = "confirmations.sqlite"
+
+    /// Opens (or creates) the ledger in `directory`.
+    ///
+    /// - Throws: ``DBAIServerConfigurationError/stateDirectory(_:reason:)``.
+    init(directory: String, apartFrom databases: [String] = []) throws(DBAIServerConfigurationError) {
+        (path, queue) = try StateDirectoryFile.open(
+            Self.fileName, in: directory, keeping: "confirmations", apartFrom: databases, schema: """
+                CREATE TABLE IF NOT EXISTS confirmation(
+                    token TEXT NOT NULL, database TEXT NOT NULL, write TEXT NOT NULL, signature BLOB,
+                    expires_at REAL NOT NULL, used_at REAL, PRIMARY KEY (token, database)) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS confirmation_expiry ON confirmation(expires_at);
+                """)
+    }
+
+    /// The ledger of one database's writes.
+    func ledger(for database: String, lifetime: Duration = .seconds(300)) -> SharedConfirmationLedger {
+        SharedConfirmationLedger(file: self, database: database, lifetime: lifetime)
+    }
+
+    /// Records a new token.
+    func insert(
+        token: String, database: String, write: String, signature: Data?, expiresAt: Date
+    ) async throws(ConfirmationLedgerUnavailable) {
+        let purges = issued.withLock { count in
+            count += 1
+            return count % 256 == 1
+        }
+        try await transaction { db in
+            if purges {
+                try db.execute(sql: "DELETE FROM confirmation WHERE expires_at <= ?", arguments: [Date().timeIntervalSince1970])
+            }
+            try db.execute(
+                sql: "INSERT INTO confirmation(token, database, write, signature, expires_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [token, database, write, signature, expiresAt.timeIntervalSince1970])
+        }
+    }
+
+    /// Marks the token used when it is unused, unexpired and for this write; returns its
+    /// signature, or why not.
+    func use(token: String, database: String, write: String, now: Date) async throws(ConfirmationLedgerUnavailable)
+        -> Result<Data?, ConfirmationRefusal> {
+        try await transaction { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT write, signature, expires_at, used_at FROM confirmation WHERE token = ? AND database = ?",
+                arguments: [token, database]),
+                  (row["used_at"] as Double?) == nil
+            else { return .failure(.unknown) }
+            guard (row["expires_at"] as Double) > now.timeIntervalSince1970 else { return .failure(.expired) }
+            guard (row["write"] as String) == write else { return .failure(.mismatch) }
+            try db.execute(
+                sql: "UPDATE confirmation SET used_at = ? WHERE token = ? AND database = ?",
+                arguments: [now.timeIntervalSince1970, token, database])
+            return .success(row["signature"] as Data?)
+        }
+    }
+
+    /// Runs `body` in an `IMMEDIATE` transaction (the write lock taken first, so that no two
+    /// processes read the same row before either marks it).
+    private func transaction<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws(ConfirmationLedgerUnavailable) -> T {
+        do {
+            return try await queue.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                guard let result else { throw DatabaseError(resultCode: .SQLITE_INTERNAL) }
+                return result
+            }
+        } catch {
+            throw ConfirmationLedgerUnavailable(path: path, reason: StateDirectoryFile.reason(error))
+        }
+    }
+
+    /// Closes the file.
+    func close() {
+        try? queue.close()
+    }
+}
+
+/// One database's tokens in the shared ledger (``ConfirmationLedgerFile``).
+struct SharedConfirmationLedger: ConfirmationLedger {
+    let file: ConfirmationLedgerFile
+    let database: String
+    let lifetime: Duration
+
+    func issue(for fingerprint: String, signature: ChangeSignature?) async throws(ConfirmationLedgerUnavailable) -> String {
+        let token = ConfirmationTokens.random()
+        let stored: Data?
+        do {
+            stored = try signature.map { try JSONEncoder().encode($0) }
+        } catch {
+            throw ConfirmationLedgerUnavailable(path: file.path, reason: "the preview's signature could not be encoded")
+        }
+        try await file.insert(
+            token: token, database: database, write: Self.digest(fingerprint), signature: stored,
+            expiresAt: Date().addingTimeInterval(lifetime.seconds))
+        return token
+    }
+
+    func redeem(_ token: String, for fingerprint: String) async throws(ConfirmationLedgerUnavailable)
+        -> Result<ChangeSignature?, ConfirmationRefusal> {
+        // Tokens are hex: anything else was never issued (and is not worth a lock).
+        guard token.utf8.count == 32, token.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            return .failure(.unknown)
+        }
+        switch try await file.use(token: token, database: database, write: Self.digest(fingerprint), now: Date()) {
+        case .failure(let refusal):
+            return .failure(refusal)
+        case .success(nil):
+            return .success(nil)
+        case .success(let stored?):
+            guard let signature = try? JSONDecoder().decode(ChangeSignature.self, from: stored) else {
+                throw ConfirmationLedgerUnavailable(path: file.path, reason: "the token's preview signature could not be read")
+            }
+            return .success(signature)
+        }
+    }
+
+    /// A fingerprint as kept: its SHA-256, hex.
+    private static func digest(_ fingerprint: String) -> String {
+        ConfirmationRoundTrip.digest(fingerprint)
+    }
+}
