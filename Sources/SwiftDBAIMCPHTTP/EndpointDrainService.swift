@@ -44,12 +44,14 @@ struct EndpointDrainService: Service {
             logger.notice("Shutting down: /readyz says draining; the listener closes in \(delay)")
             try? await Task.sleep(for: delay)
         }
-        logger.notice("Shutting down: listener closed, finishing the calls in flight")
+        logger.notice("Shutting down: closing the listener, finishing the calls in flight")
         do {
             try await firstOutcome(within: grace) { [endpoint, listener] in
                 async let sessions: Void = endpoint.drainSessions()
                 await listener.stop()
                 await sessions
+                // Past the deadline, closeAll has ended everything already.
+                guard !Task.isCancelled else { return }
                 await endpoint.finishStatelessRequests()
             }
         } catch is TimeLimitExceeded {

@@ -8,7 +8,7 @@ import SwiftDBAIPrimitives
 /// connection has closed, or when the group's deadline cuts the last ones.
 final class HTTPListenerService: Service, Sendable {
     private let group: ServiceGroup
-    private let state = Mutex<(stopped: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Mutex<(stopped: Bool, stopRequested: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, false, []))
 
     init(group: ServiceGroup) {
         self.group = group
@@ -24,12 +24,15 @@ final class HTTPListenerService: Service, Sendable {
         }
         markStopped()
         // Stopped by the drain: stay until the parent group stops this service in its turn (a
-        // service that returns before then would cancel the drain).
+        // service that returns before then would cancel the drain). Stopped by anything else, the
+        // server has no listener left: return, and the group ends.
+        guard state.withLock({ $0.stopRequested }) else { return }
         try? await gracefulShutdown()
     }
 
     /// Stops the listener and returns once it has stopped.
     func stop() async {
+        state.withLock { $0.stopRequested = true }
         await group.triggerGracefulShutdown()
         await withCheckedContinuation { continuation in
             let stopped = state.withLock { state in

@@ -44,6 +44,8 @@ package actor StreamableHTTPEndpoint {
     /// Sessions being started (counted against the cap).
     private var starting = 0
     private var isDraining = false
+    /// The sessions are ending (a drain, once the listener closes): their new requests get 503.
+    private var sessionsClosing = false
     /// The stateless requests' input has ended (the last step of a drain).
     private var statelessFinished = false
     /// The last readiness check (``readiness()``), shared by the probes of its second.
@@ -188,7 +190,7 @@ package actor StreamableHTTPEndpoint {
         }
         let headers: HTTPFields = [.mcpSessionID: found.id]
         if case .request(let id, _, _) = message {
-            guard !isDraining else { return Self.shuttingDown }
+            guard !sessionsClosing else { return Self.shuttingDown }
             return await Self.pass(message, id: id, events: events, caller: request.caller, to: found.session, headers: headers)
         }
         // A notification or a response to the server's request.
@@ -346,6 +348,7 @@ package actor StreamableHTTPEndpoint {
     /// a new session on another replica.
     package func drainSessions() async {
         isDraining = true
+        sessionsClosing = true
         for session in sessions.values { await session.dispatcher.finishInput() }
         if !sessions.isEmpty { await withCheckedContinuation { ended.append($0) } }
     }
@@ -362,6 +365,7 @@ package actor StreamableHTTPEndpoint {
     /// Ends every session now.
     package func closeAll() async {
         isDraining = true
+        sessionsClosing = true
         statelessFinished = true
         await stateless.shutDown(reason: "the server is stopping")
         for id in Array(sessions.keys) { await end(id, reason: "the server is stopping") }

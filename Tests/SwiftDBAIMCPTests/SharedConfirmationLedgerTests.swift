@@ -130,6 +130,20 @@ struct StateSecretTests {
         #expect(throws: DBAIServerConfigurationError.self) { try StateSecret(path: NSTemporaryDirectory()) }
     }
 
+    @Test("a symbolic link to a good secret is followed; a file of another user is refused (checked as root)")
+    func linkAndOwner() throws {
+        let path = try Self.file(String(repeating: "k", count: 40), mode: 0o600)
+        let link = path + ".link"
+        defer { unlink(path); unlink(link) }
+        #expect(symlink(path, link) == 0)
+        #expect(try StateSecret(path: link).bytes.count == 40)
+        guard geteuid() == 0 else { return }
+        #expect(chown(path, 4_242, 4_242) == 0)
+        #expect { try StateSecret(path: link) } throws: { error in
+            (error as? DBAIServerConfigurationError)?.description.contains("belongs to user 4242") == true
+        }
+    }
+
     @Test("signers of one secret verify each other's states; another secret's do not")
     func sharedKey() {
         let secret = Data(String(repeating: "s", count: 40).utf8)

@@ -118,6 +118,8 @@ def test_on_sigterm_readiness_turns_503_first_then_the_listener_closes_and_calls
     with served("--drain-delay", "2") as server:
         raw = server.raw()
         raw.initialize()
+        other = server.raw()
+        other.initialize()
         outcome: dict[str, Any] = {}
 
         def slow_call() -> None:
@@ -128,9 +130,11 @@ def test_on_sigterm_readiness_turns_503_first_then_the_listener_closes_and_calls
         time.sleep(0.3)
         server.process.send_signal(signal.SIGTERM)
         time.sleep(0.3)
-        # Within --drain-delay: still listening; not ready; the process itself answers.
+        # Within --drain-delay: still listening; not ready; the process itself answers, and so
+        # does a session's call.
         draining = probe(server, "/readyz")
         health = probe(server, "/healthz")
+        during = other.call(2, "query", {"sql": "SELECT 1 AS one"})
         time.sleep(2.5)
         # Then the listener is closed: a balancer's new connection is refused.
         refused = False
@@ -142,6 +146,7 @@ def test_on_sigterm_readiness_turns_503_first_then_the_listener_closes_and_calls
         assert server.process.wait(30) == 0
     assert (draining[0], draining[2]) == (503, b"draining\n")
     assert health[0] == 200
+    assert during["result"]["structuredContent"]["rows"] == [[1]]
     assert refused
     assert outcome["reply"]["result"]["structuredContent"]["rows"] == [[6000000]]
 

@@ -73,9 +73,7 @@ struct ConfirmationRoundTrip: Sendable {
         guard let payload = signer.verify(requestState), payload["v"] == 1,
               let token = payload["token"]?.stringValue, let rows = payload["rows"]?.stringValue,
               let expiry = payload["exp"]?.intValue, let write = payload["write"]?.stringValue else {
-            throw .invalidParams(
-                "Invalid params: requestState is not one this server issued (altered, or from another server process not sharing its --state-secret-file)."
-                    + retry)
+            throw .invalidParams("Invalid params: requestState is not one this server issued (\(signer.foreignOrigin))." + retry)
         }
         guard write == Self.digest(fingerprint) else {
             throw .invalidParams("Invalid params: requestState was issued for a different write (other statements or values)." + retry)
@@ -112,7 +110,7 @@ struct ConfirmationRoundTrip: Sendable {
         guard let requestState else { return nil }
         guard let payload = signer.verify(requestState), case .object(let carried)? = payload["carried"] else {
             throw .invalidParams(
-                "Invalid params: requestState is not one this server issued for this tool (altered, or from another server process not sharing its --state-secret-file). "
+                "Invalid params: requestState is not one this server issued for this tool (\(signer.foreignOrigin)). "
                     + "Nothing was changed; call the tool again without requestState.")
         }
         return carried

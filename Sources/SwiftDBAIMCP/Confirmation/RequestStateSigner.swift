@@ -13,16 +13,25 @@ import SwiftDBAIMCPKernel
 /// started with the same secret verifies what another signed.
 struct RequestStateSigner: Sendable {
     private let key: SymmetricKey
+    /// The key comes from `--state-secret-file`: other replicas share it.
+    let isShared: Bool
 
     /// A signer with a new random 256-bit key.
     init() {
         key = SymmetricKey(size: .bits256)
+        isShared = false
     }
 
     /// A signer whose key is derived from a shared secret (at least 32 bytes).
     init(secret: Data) {
         key = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: SymmetricKey(data: secret), info: Data("dbai-mcp requestState v1".utf8), outputByteCount: 32)
+        isShared = true
+    }
+
+    /// Where a state this signer refuses may come from, for the messages.
+    var foreignOrigin: String {
+        isShared ? "altered, or from a server not sharing its --state-secret-file" : "altered, or from another server process"
     }
 
     /// The signed state of `payload`.

@@ -61,23 +61,31 @@ final class ConfirmationLedgerFile: Sendable {
     }
 
     /// Marks the token used when it is unused, unexpired and for this write; returns its
-    /// signature, or why not.
+    /// signature, or why not. A signature that cannot be read leaves the token unused.
     func use(token: String, database: String, write: String, now: Date) async throws(ConfirmationLedgerUnavailable)
-        -> Result<Data?, ConfirmationRefusal> {
+        -> Result<ChangeSignature?, ConfirmationRefusal> {
         try await transaction { db in
             guard let row = try Row.fetchOne(
                 db, sql: "SELECT write, signature, expires_at, used_at FROM confirmation WHERE token = ? AND database = ?",
                 arguments: [token, database]),
-                  (row["used_at"] as Double?) == nil
+                  (row["used_at"] as Double?) == nil, let expiry = row["expires_at"] as Double?, let issuedFor = row["write"] as String?
             else { return .failure(.unknown) }
-            guard (row["expires_at"] as Double) > now.timeIntervalSince1970 else { return .failure(.expired) }
-            guard (row["write"] as String) == write else { return .failure(.mismatch) }
+            guard expiry > now.timeIntervalSince1970 else { return .failure(.expired) }
+            guard issuedFor == write else { return .failure(.mismatch) }
+            var signature: ChangeSignature?
+            if let stored = row["signature"] as Data? {
+                guard let decoded = try? JSONDecoder().decode(ChangeSignature.self, from: stored) else { throw UnreadableSignature() }
+                signature = decoded
+            }
             try db.execute(
                 sql: "UPDATE confirmation SET used_at = ? WHERE token = ? AND database = ?",
                 arguments: [now.timeIntervalSince1970, token, database])
-            return .success(row["signature"] as Data?)
+            return .success(signature)
         }
     }
+
+    /// A token's stored signature is not one this server wrote.
+    private struct UnreadableSignature: Error {}
 
     /// Runs `body` in an `IMMEDIATE` transaction (the write lock taken first, so that no two
     /// processes read the same row before either marks it).
@@ -94,6 +102,8 @@ final class ConfirmationLedgerFile: Sendable {
                 guard let result else { throw DatabaseError(resultCode: .SQLITE_INTERNAL) }
                 return result
             }
+        } catch is UnreadableSignature {
+            throw ConfirmationLedgerUnavailable(path: path, reason: "the token's preview signature could not be read")
         } catch {
             throw ConfirmationLedgerUnavailable(path: path, reason: StateDirectoryFile.reason(error))
         }
@@ -131,17 +141,7 @@ struct SharedConfirmationLedger: ConfirmationLedger {
         guard token.utf8.count == 32, token.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
             return .failure(.unknown)
         }
-        switch try await file.use(token: token, database: database, write: Self.digest(fingerprint), now: Date()) {
-        case .failure(let refusal):
-            return .failure(refusal)
-        case .success(nil):
-            return .success(nil)
-        case .success(let stored?):
-            guard let signature = try? JSONDecoder().decode(ChangeSignature.self, from: stored) else {
-                throw ConfirmationLedgerUnavailable(path: file.path, reason: "the token's preview signature could not be read")
-            }
-            return .success(signature)
-        }
+        return try await file.use(token: token, database: database, write: Self.digest(fingerprint), now: Date())
     }
 
     /// A fingerprint as kept: its SHA-256, hex.

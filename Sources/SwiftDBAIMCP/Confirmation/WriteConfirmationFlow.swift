@@ -111,9 +111,17 @@ struct WriteConfirmationFlow: Sendable {
             let redeemed = try await Self.ledger { () throws(ConfirmationLedgerUnavailable) in
                 try await tokens.redeem(claim.token, for: fingerprint)
             }
-            guard case .success(let signature) = redeemed else {
+            let signature: ChangeSignature?
+            switch redeemed {
+            case .success(let redeemedSignature):
+                signature = redeemedSignature
+            case .failure(.expired):
                 throw ProtocolError.invalidParams(
-                    "Invalid params: requestState was already used (a confirmation runs once, accepted or declined). "
+                    "Invalid params: requestState has expired. Nothing was changed; call the tool again without requestState for a new preview.")
+            case .failure:
+                let elsewhere = roundTrip.signer.isShared ? ", or was issued by a replica not sharing this server's --state-dir" : ""
+                throw ProtocolError.invalidParams(
+                    "Invalid params: requestState was already used (a confirmation runs once, accepted or declined)\(elsewhere). "
                         + "Nothing was changed; call the tool again without requestState for a new preview.")
             }
             guard response == .accepted else {
