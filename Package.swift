@@ -47,6 +47,9 @@ let package = Package(
         // variadic sqlite3_db_config (triggers off while an undo restores rows), which Swift
         // cannot call through GRDB's module.
         .target(name: "CSQLiteHooks"),
+        // A socket filter that makes a draining server's listener ignore new connection attempts
+        // while the ones already made are accepted and read (Linux), before it closes.
+        .target(name: "CListenerGate"),
         .target(
             name: "SwiftDBAI",
             dependencies: [
@@ -130,6 +133,7 @@ let package = Package(
                 "SwiftDBAIPrimitives",
                 "SwiftDBAIMCPKernel",
                 "SwiftDBAIOAuth",
+                "CListenerGate",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

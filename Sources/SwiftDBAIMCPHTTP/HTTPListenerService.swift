@@ -1,17 +1,32 @@
+import CListenerGate
 import ServiceLifecycle
 import SwiftDBAIPrimitives
 
 /// The listener: the Hummingbird application, in a service group of its own so that the drain
-/// (``EndpointDrainService``) stops it first. Stopping it closes the listening socket (new
-/// connections are refused, and a balancer tries the next replica) and quiesces the open
-/// connections: an idle one closes at once, a busy one after its response. It returns once every
-/// connection has closed, or when the group's deadline cuts the last ones.
+/// (``EndpointDrainService``) stops it first. Stopping it:
+///
+/// 1. gates the listening socket (Linux): a socket filter drops new connections' first packet,
+///    while those already made are accepted and their requests read, for ``settling``;
+/// 2. closes it (a client whose first packet was dropped retries it about a second later and is
+///    refused, having sent nothing, and a balancer tries the next replica) and quiesces the open
+///    connections: an idle one closes at once, a busy one after its response.
+///
+/// Without the gate, a connection made in the instant the socket closes is reset after its
+/// client sent the request, and a connection accepted an instant before, whose request is not
+/// read yet, counts as idle and is closed: a balancer answers that POST 502 (never resending it).
+/// It returns once every connection has closed, or when the group's deadline cuts the last ones.
 final class HTTPListenerService: Service, Sendable {
     private let group: ServiceGroup
+    /// The port listened on, once bound.
+    private let port: @Sendable () -> Int?
+
+    /// How long connections made before the gate have to be accepted and send their request.
+    static let settling: Duration = .milliseconds(300)
     private let state = Mutex<(stopped: Bool, stopRequested: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, false, []))
 
-    init(group: ServiceGroup) {
+    init(group: ServiceGroup, port: @escaping @Sendable () -> Int?) {
         self.group = group
+        self.port = port
     }
 
     func run() async throws {
@@ -33,6 +48,9 @@ final class HTTPListenerService: Service, Sendable {
     /// Stops the listener and returns once it has stopped.
     func stop() async {
         state.withLock { $0.stopRequested = true }
+        if let port = port(), dbai_listener_gate_close(Int32(port)) > 0 {
+            try? await Task.sleep(for: Self.settling)
+        }
         await group.triggerGracefulShutdown()
         await withCheckedContinuation { continuation in
             let stopped = state.withLock { state in

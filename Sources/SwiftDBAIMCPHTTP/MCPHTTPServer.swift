@@ -43,6 +43,7 @@ public struct MCPHTTPServer: Sendable {
     public func run(shutdownSignals: [Int32] = [], onListening: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         let options = endpoint.options
         let listening = Mutex(false)
+        let boundPort = Mutex<Int?>(nil)
         let application = Application(
             router: MCPRouter.make(endpoint: endpoint),
             configuration: ApplicationConfiguration(
@@ -50,6 +51,7 @@ public struct MCPHTTPServer: Sendable {
                 reuseAddress: true),
             onServerRunning: { [logger, server] channel in
                 listening.withLock { $0 = true }
+                boundPort.withLock { $0 = channel.localAddress?.port }
                 let bound = channel.localAddress.map(Self.urlAuthority) ?? options.address.description
                 logger.notice("dbai-mcp listening on http://\(bound)\(StreamableHTTPEndpoint.path) (\(server.configuration.allowlist))")
                 onListening(bound)
@@ -67,7 +69,7 @@ public struct MCPHTTPServer: Sendable {
         var listenerGroup = ServiceGroupConfiguration(
             services: [.init(service: application, serviceName: "http")], logger: Self.quiet(logger))
         listenerGroup.maximumGracefulShutdownDuration = grace + .seconds(5)
-        let listener = HTTPListenerService(group: ServiceGroup(configuration: listenerGroup))
+        let listener = HTTPListenerService(group: ServiceGroup(configuration: listenerGroup)) { boundPort.withLock { $0 } }
         // Named, so that the group does not describe each service by reflection at start.
         let configuration = ServiceGroupConfiguration(
             services: [
