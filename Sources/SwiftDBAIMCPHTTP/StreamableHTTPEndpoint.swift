@@ -32,6 +32,8 @@ package actor StreamableHTTPEndpoint {
         let dispatcher: MessageDispatcher
         /// Who opened it, when an OAuth token said so: only they, through the same client, may use it.
         let owner: CallerIdentity?
+        /// When it opened (for `mcp.server.session.duration`).
+        let opened = ContinuousClock.now
     }
 
     /// The path MCP is served at.
@@ -313,6 +315,7 @@ package actor StreamableHTTPEndpoint {
         await session.streams.close()
         if sessions.removeValue(forKey: id) != nil {
             logger.info("Session \(id.prefix(8))… closed (\(sessions.count) open)")
+            server.sessionEnded(after: .now - session.opened)
         }
         if sessions.isEmpty { resumeEnded() }
     }
@@ -321,6 +324,7 @@ package actor StreamableHTTPEndpoint {
     private func end(_ id: String, reason: String) async {
         guard let session = sessions.removeValue(forKey: id) else { return }
         logger.info("Session \(id.prefix(8))… ending: \(reason)")
+        server.sessionEnded(after: .now - session.opened)
         await session.dispatcher.shutDown(reason: "session \(id.prefix(8))…: \(reason)")
         await session.streams.close()
         if sessions.isEmpty { resumeEnded() }

@@ -242,6 +242,11 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         "With --http: the largest request body accepted.", valueName: "bytes"))
     var maxRequestBytes: Int = HTTPServeOptions.defaultMaxRequestBytes
 
+    @Option(name: .customLong("metrics"), help: ArgumentHelp(
+        "Serve the server's metrics (request and session durations, rows and bytes returned) in the Prometheus text format at http://HOST:PORT/metrics, on a listener of its own.",
+        valueName: "host:port"))
+    var metricsAddress: String?
+
     @Option(name: .customLong("drain-delay"), help: ArgumentHelp(
         "With --http: on SIGTERM, keep listening and answering this many seconds while /readyz says draining (for balancers that probe it), then close the listener and finish the calls in flight.",
         valueName: "seconds"))
@@ -334,6 +339,8 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             throw Self.fail(error)
         }
         let signals = [SIGTERM, SIGINT, SIGHUP]
+        let metricsListener = try startMetrics()
+        defer { metricsListener?.cancel() }
         let warmUp = llmWarmUp ? Task { await server.warmUpLanguageModel() } : nil
         defer { warmUp?.cancel() }
         // The authorization server's metadata and keys, fetched ahead of the first token so that
@@ -356,6 +363,30 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             try await MCPHTTPServer(server: server, options: httpOptions).run(shutdownSignals: signals)
         } catch let error as HTTPServeError {
             throw Self.fail(error)
+        }
+    }
+
+    /// `--metrics`: swift-metrics reports to Prometheus, served on its own listener (a task, ended
+    /// when the server stops); nil without the flag.
+    private func startMetrics() throws -> Task<Void, Never>? {
+        guard let metricsAddress else { return nil }
+        let address: HTTPListenAddress
+        do {
+            address = try HTTPListenAddress(parsing: metricsAddress)
+        } catch {
+            throw Self.fail("--metrics \(metricsAddress): give HOST:PORT, for example 127.0.0.1:9464.")
+        }
+        let endpoint = PrometheusEndpoint.bootstrap()
+        return Task {
+            do {
+                try await endpoint.run(address: address)
+            } catch HTTPServeError.cannotListen(_, let reason) {
+                // A metrics port that cannot be bound stops the server at once, as --http's does.
+                FileHandle.standardError.write(Data("dbai-mcp: --metrics \(metricsAddress): cannot listen (\(reason)).\n".utf8))
+                Foundation.exit(1)
+            } catch {
+                if !Task.isCancelled { Logger(label: "dbai-mcp").error("--metrics \(metricsAddress): \(error)") }
+            }
         }
     }
 
@@ -405,6 +436,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
                 directory: directory, timeToLive: .seconds(conversationTTL.flatMap(Self.seconds) ?? 7 * 24 * 3600))
         }
         configuration.stateSecretFile = stateSecretFile
+        configuration.recordsMetrics = metricsAddress != nil
         configuration.audit = auditLog.map { path in
             AuditSettings(
                 path: path, recordsReads: auditReads, redactsValues: auditRedactValues, maxBytes: auditLogMaxMB.map { $0 << 20 })
@@ -414,7 +446,11 @@ struct DBAIMCPCommand: AsyncParsableCommand {
 
     /// The one way a start that cannot go on ends: the error's description on stderr, exit 1.
     private static func fail(_ error: any Error) -> ExitCode {
-        FileHandle.standardError.write(Data("dbai-mcp: \(String(describing: error))\n".utf8))
+        fail(String(describing: error))
+    }
+
+    private static func fail(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("dbai-mcp: \(message)\n".utf8))
         return ExitCode(1)
     }
 

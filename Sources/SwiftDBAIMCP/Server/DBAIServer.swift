@@ -131,7 +131,9 @@ public final class DBAIServer: Sendable {
             Task { await dispatcher.shutDown(reason: "signal \(signal)") }
         }
         logger.info("dbai-mcp serving \(databases.map(\.path).joined(separator: ", ")) (\(configuration.allowlist))")
+        let opened = ContinuousClock.now
         await dispatcher.serve(transport)
+        sessionEnded(after: .now - opened)
         signals.cancel()
         await transport.disconnect()
         await closeDatabases()
@@ -206,7 +208,7 @@ public final class DBAIServer: Sendable {
         let session = ClientSession(databases: databases.map(\.name), archive: conversationArchive)
         return MessageDispatcher(
             methods: makeMethods(session: session), session: session.protocolSession,
-            gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger, onShutdown: onShutdown)
+            gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger, observer: metrics, onShutdown: onShutdown)
     }
 
     /// The dispatcher of stateless (2026-07-28) requests that belong to no session: the
@@ -214,7 +216,18 @@ public final class DBAIServer: Sendable {
     package func statelessDispatcher() -> MessageDispatcher {
         MessageDispatcher(
             methods: makeMethods(session: nil), session: nil,
-            gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger, ordersAcrossScopes: false)
+            gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger, ordersAcrossScopes: false, observer: metrics)
+    }
+
+    /// The metrics of each request (`recordsMetrics`); nil records nothing.
+    private var metrics: OperationMetrics? {
+        guard configuration.recordsMetrics else { return nil }
+        return OperationMetrics(toolNames: Set(registry.enabledTools(ToolAvailability(hasLanguageModel: true, showsApps: true)).map { registry.clientName(of: $0) }))
+    }
+
+    /// Records that a session ended after `duration` (with metrics on).
+    package func sessionEnded(after duration: Duration) {
+        if configuration.recordsMetrics { OperationMetrics.recordSession(lasting: duration) }
     }
 
     /// Closes every database once running statements are done (they were interrupted first, on

@@ -56,6 +56,10 @@ public struct DBAIServerConfiguration: Sendable {
     /// confirmation tokens (`DIR/confirmations.sqlite`) that makes each single use across every
     /// replica. Nil: a key and tokens of the process's own.
     public var stateSecretFile: String?
+    /// Records the server's metrics through swift-metrics (`--metrics`, which bootstraps the
+    /// Prometheus backend): each request's duration, each session's, the rows and bytes
+    /// returned. False: no metric is made, and a request costs nothing more.
+    public var recordsMetrics = false
 
     /// The default SQLite heap limit: 64 MiB.
     public static let defaultSQLiteMemoryLimit = 64 << 20

@@ -31,6 +31,8 @@ package actor MessageDispatcher {
     private let gracePeriod: Duration
     /// Called once when the dispatcher shuts down early (signal, closed output).
     private let onShutdown: @Sendable (String) -> Void
+    /// Watches each request (metrics, traces); nil watches nothing.
+    private nonisolated let observer: (any RequestObserver)?
     private let order = TurnQueue()
 
     private struct Key: Hashable {
@@ -68,9 +70,11 @@ package actor MessageDispatcher {
 
     package init(
         methods: MethodTable, session: ProtocolSession?, gracePeriod: Duration, logger: Logger,
-        ordersAcrossScopes: Bool = true, onShutdown: @escaping @Sendable (String) -> Void = { _ in }
+        ordersAcrossScopes: Bool = true, observer: (any RequestObserver)? = nil,
+        onShutdown: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.ordersAcrossScopes = ordersAcrossScopes
+        self.observer = observer
         self.methods = methods
         self.session = session
         self.gracePeriod = gracePeriod
@@ -177,14 +181,15 @@ package actor MessageDispatcher {
             await answer(id, facts: nil, .failure(error), channel: channel)
             return
         }
+        let observation = observer?.begin(method: method, params: params, client: facts)
         switch entry.ordering {
         case .onArrival:
             let context = ServedRequest(
                 id: id, method: method, params: params, client: facts, peer: Peer(dispatcher: self, channel: channel, turn: nil))
             do {
-                await answer(id, facts: facts, .success(try await entry.handle(context)), channel: channel)
+                await answer(id, facts: facts, .success(try await entry.handle(context)), channel: channel, observation: observation)
             } catch {
-                await answer(id, facts: facts, .failure(error), channel: channel)
+                await answer(id, facts: facts, .failure(error), channel: channel, observation: observation)
             }
         case .turn(let kind):
             let turn = RequestTurn(queue: ordersAcrossScopes ? order : TurnQueue(), kind: kind(params))
@@ -204,7 +209,7 @@ package actor MessageDispatcher {
                 } catch {
                     outcome = .failure(error)
                 }
-                await self.reply(key, serial: serial, id: id, facts: facts, outcome, channel: channel)
+                await self.reply(key, serial: serial, id: id, facts: facts, outcome, channel: channel, observation: observation)
             }
             running[key] = Running(serial: serial, task: task, channel: channel)
         }
@@ -228,19 +233,24 @@ package actor MessageDispatcher {
     }
 
     private func reply(
-        _ key: Key, serial: Int, id: ID, facts: ClientFacts, _ outcome: Result<Value, any Error>, channel: any ReplyChannel
+        _ key: Key, serial: Int, id: ID, facts: ClientFacts, _ outcome: Result<Value, any Error>, channel: any ReplyChannel,
+        observation: (any ObservedRequest)?
     ) async {
         // Cancelled meanwhile (or the id is another request's by now): no response.
-        guard running[key]?.serial == serial else { return }
+        guard running[key]?.serial == serial else {
+            observation?.end(outcome, responseBytes: 0)
+            return
+        }
         running[key] = nil
-        await answer(id, facts: facts, outcome, channel: channel)
+        await answer(id, facts: facts, outcome, channel: channel, observation: observation)
         answered()
     }
 
     /// Writes the response to request `id`; `isRefusal` when the request was refused before it
     /// ran (a duplicate id), so that it ends nothing in flight.
     private func answer(
-        _ id: ID, facts: ClientFacts?, _ outcome: Result<Value, any Error>, channel: any ReplyChannel, isRefusal: Bool = false
+        _ id: ID, facts: ClientFacts?, _ outcome: Result<Value, any Error>, channel: any ReplyChannel, isRefusal: Bool = false,
+        observation: (any ObservedRequest)? = nil
     ) async {
         var response: [String: Value] = ["jsonrpc": "2.0", "id": id.json]
         switch outcome {
@@ -253,8 +263,9 @@ package actor MessageDispatcher {
         case .failure(let error):
             response["error"] = ProtocolError.from(error).json
         }
+        let data = JSONMessageWriter.data(.object(response))
+        observation?.end(outcome, responseBytes: data.count)
         do {
-            let data = JSONMessageWriter.data(.object(response))
             try await isRefusal ? channel.refuse(data) : channel.respond(data)
         } catch let error as any TransportFailure {
             if error.clientIsGone { shutDown(reason: "the client closed its input (\(error))") }

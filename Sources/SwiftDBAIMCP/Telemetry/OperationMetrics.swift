@@ -1,0 +1,87 @@
+import CoreMetrics
+import Foundation
+import MCP
+import SwiftDBAIMCPKernel
+
+/// The server's metrics, through swift-metrics (whichever backend the process bootstrapped:
+/// Prometheus for `--metrics`), named after the OpenTelemetry conventions for MCP:
+///
+/// - `mcp.server.operation.duration` (seconds, a histogram): each request, by
+///   `mcp.method.name`, `gen_ai.tool.name` (tools known to the server; `_OTHER` for any other
+///   name a client sends, so that a client cannot grow the label set), and `error.type`
+///   (`tool_error` for a result with `isError`, else the JSON-RPC error code; absent on success);
+/// - `mcp.server.session.duration` (seconds, a histogram): each session, when it ends;
+/// - `dbai.rows.returned` and `dbai.bytes.returned` (counters): the rows of results
+///   (`structuredContent.rows`), by tool, and the bytes of responses, by method.
+///
+/// A server without metrics has no observer: its dispatcher pays a nil check per request.
+struct OperationMetrics: RequestObserver {
+    /// The tool names a label may hold, as clients know them.
+    let toolNames: Set<String>
+
+    static let operationDuration = "mcp.server.operation.duration"
+    static let sessionDuration = "mcp.server.session.duration"
+    static let rowsReturned = "dbai.rows.returned"
+    static let bytesReturned = "dbai.bytes.returned"
+    /// The methods a label may hold; any other is `_OTHER`.
+    static let methods: Set<String> = [
+        "initialize", "ping", "server/discover", "tools/list", "tools/call", "resources/list", "resources/read",
+        "resources/templates/list", "prompts/list", "prompts/get", "completion/complete", "logging/setLevel",
+    ]
+
+    func begin(method: String, params: [String: Value], client: ClientFacts) -> any ObservedRequest {
+        var tool: String?
+        if method == "tools/call", let name = params["name"]?.stringValue {
+            tool = toolNames.contains(name) ? name : "_OTHER"
+        }
+        return Operation(method: Self.methods.contains(method) ? method : "_OTHER", tool: tool, started: .now)
+    }
+
+    /// Records a session's whole life.
+    static func recordSession(lasting duration: Duration) {
+        Timer(label: sessionDuration, dimensions: [("mcp.session", "ended")], preferredDisplayUnit: .seconds)
+            .recordNanoseconds(duration.nanoseconds)
+    }
+
+    struct Operation: ObservedRequest {
+        let method: String
+        let tool: String?
+        let started: ContinuousClock.Instant
+
+        func end(_ outcome: Result<Value, any Error>, responseBytes: Int) {
+            let elapsed = ContinuousClock.now - started
+            var errorType: String?
+            var rows: Int?
+            switch outcome {
+            case .success(let result):
+                if result.objectValue?["isError"] == true { errorType = "tool_error" }
+                if case .array(let returned)? = result.objectValue?["structuredContent"]?.objectValue?["rows"] {
+                    rows = returned.count
+                }
+            case .failure(let error):
+                errorType = String(ProtocolError.from(error).code)
+            }
+            var dimensions = [("mcp.method.name", method)]
+            if let tool { dimensions.append(("gen_ai.tool.name", tool)) }
+            if let errorType { dimensions.append(("error.type", errorType)) }
+            Timer(label: OperationMetrics.operationDuration, dimensions: dimensions, preferredDisplayUnit: .seconds)
+                .recordNanoseconds(elapsed.nanoseconds)
+            if responseBytes > 0 {
+                Counter(label: OperationMetrics.bytesReturned, dimensions: [("mcp.method.name", method)]).increment(by: responseBytes)
+            }
+            if let rows, rows > 0, let tool {
+                Counter(label: OperationMetrics.rowsReturned, dimensions: [("gen_ai.tool.name", tool)]).increment(by: rows)
+            }
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds (saturating).
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        return product.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
+    }
+}

@@ -1,0 +1,16 @@
+import MCP
+
+/// Watches each request the dispatcher answers, for metrics and traces: told when it begins
+/// (once its client's facts are known) and when its response is written. A dispatcher without
+/// one does nothing more than a nil check per request.
+package protocol RequestObserver: Sendable {
+    /// A request begins; what is returned is told how it ended.
+    func begin(method: String, params: [String: Value], client: ClientFacts) -> any ObservedRequest
+}
+
+/// One request being watched (``RequestObserver``).
+package protocol ObservedRequest: Sendable {
+    /// The request was answered with `outcome`, in a response of `responseBytes` bytes (0 when
+    /// it was cancelled and nothing was sent).
+    func end(_ outcome: Result<Value, any Error>, responseBytes: Int)
+}
