@@ -87,6 +87,23 @@ struct SharedConfirmationLedgerTests {
         #expect(successes == 1)
     }
 
+    @Test("beyond its capacity the ledger drops the tokens closest to expiry: refused, never run")
+    func capacity() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let ledger = try ConfirmationLedgerFile(directory: directory, capacity: 3).ledger(for: "main")
+        var tokens: [String] = []
+        for index in 0..<5 { tokens.append(try await ledger.issue(for: "delete \(index)", signature: nil)) }
+        for (index, token) in tokens.enumerated() {
+            let outcome = try await ledger.redeem(token, for: "delete \(index)")
+            if index < 2 {
+                guard case .failure(.unknown) = outcome else { Issue.record("token \(index) must have been dropped"); continue }
+            } else {
+                #expect(outcome.isSuccess, "token \(index) is among the newest three")
+            }
+        }
+    }
+
     @Test("another program's SQLite file in its place is refused at start")
     func foreignFile() throws {
         let directory = Self.directory()

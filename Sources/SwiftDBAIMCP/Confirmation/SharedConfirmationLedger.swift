@@ -23,11 +23,14 @@ final class ConfirmationLedgerFile: Sendable {
 
     /// The name of the file in the state directory.
     static let fileName = "confirmations.sqlite"
+    /// The most tokens kept per database, used or not (as many as one process keeps in memory).
+    let capacity: Int
 
     /// Opens (or creates) the ledger in `directory`.
     ///
     /// - Throws: ``DBAIServerConfigurationError/stateDirectory(_:reason:)``.
-    init(directory: String, apartFrom databases: [String] = []) throws(DBAIServerConfigurationError) {
+    init(directory: String, apartFrom databases: [String] = [], capacity: Int = 4_096) throws(DBAIServerConfigurationError) {
+        self.capacity = max(1, capacity)
         (path, queue) = try StateDirectoryFile.open(
             Self.fileName, in: directory, keeping: "confirmations", apartFrom: databases, schema: """
                 CREATE TABLE IF NOT EXISTS confirmation(
@@ -50,6 +53,7 @@ final class ConfirmationLedgerFile: Sendable {
             count += 1
             return count % 256 == 1
         }
+        let capacity = capacity
         try await transaction { db in
             if purges {
                 try db.execute(sql: "DELETE FROM confirmation WHERE expires_at <= ?", arguments: [Date().timeIntervalSince1970])
@@ -57,6 +61,17 @@ final class ConfirmationLedgerFile: Sendable {
             try db.execute(
                 sql: "INSERT INTO confirmation(token, database, write, signature, expires_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [token, database, write, signature, expiresAt.timeIntervalSince1970])
+            // As many pending tokens as one process keeps in memory: beyond, the closest to
+            // expiry go (clients that preview without end must not grow the file).
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM confirmation WHERE database = ?", arguments: [database]) ?? 0
+            if count > capacity {
+                try db.execute(
+                    sql: """
+                        DELETE FROM confirmation WHERE database = ?1 AND token IN (
+                            SELECT token FROM confirmation WHERE database = ?1 ORDER BY expires_at LIMIT ?2)
+                        """,
+                    arguments: [database, count - capacity])
+            }
         }
     }
 
