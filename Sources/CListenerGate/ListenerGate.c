@@ -22,7 +22,7 @@ static int listening_port(int descriptor) {
     return -1;
 }
 
-int dbai_listener_gate_close(int port) {
+int dbai_listener_ignore_new_connections(int port) {
     // Classic BPF over the TCP header (a socket filter on a TCP socket sees the segment from
     // its TCP header): drop a segment whose flags have SYN without ACK (a new connection's first
     // packet), keep every other one. Connections accepted later inherit the filter, harmlessly.
@@ -50,7 +50,7 @@ int dbai_listener_gate_close(int port) {
 
 #else
 
-int dbai_listener_gate_close(int port) {
+int dbai_listener_ignore_new_connections(int port) {
     (void)port;
     return -1;
 }

@@ -1,4 +1,5 @@
 import CListenerGate
+import Logging
 import ServiceLifecycle
 import SwiftDBAIPrimitives
 
@@ -24,8 +25,11 @@ final class HTTPListenerService: Service, Sendable {
     static let settling: Duration = .milliseconds(300)
     private let state = Mutex<(stopped: Bool, stopRequested: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, false, []))
 
-    init(group: ServiceGroup, port: @escaping @Sendable () -> Int?) {
+    private let logger: Logger
+
+    init(group: ServiceGroup, logger: Logger, port: @escaping @Sendable () -> Int?) {
         self.group = group
+        self.logger = logger
         self.port = port
     }
 
@@ -48,8 +52,15 @@ final class HTTPListenerService: Service, Sendable {
     /// Stops the listener and returns once it has stopped.
     func stop() async {
         state.withLock { $0.stopRequested = true }
-        if let port = port(), dbai_listener_gate_close(Int32(port)) > 0 {
-            try? await Task.sleep(for: Self.settling)
+        if let port = port() {
+            let gated = dbai_listener_ignore_new_connections(Int32(port))
+            if gated > 0 {
+                logger.notice("Listener on port \(port) ignores new connections; closing it in \(Self.settling)")
+                try? await Task.sleep(for: Self.settling)
+            } else {
+                // Not Linux, or no socket filter: a connection made as the socket closes may be reset.
+                logger.warning("Listener on port \(port) could not be gated (\(gated)); closing it at once")
+            }
         }
         await group.triggerGracefulShutdown()
         await withCheckedContinuation { continuation in

@@ -69,7 +69,9 @@ public struct MCPHTTPServer: Sendable {
         var listenerGroup = ServiceGroupConfiguration(
             services: [.init(service: application, serviceName: "http")], logger: Self.quiet(logger))
         listenerGroup.maximumGracefulShutdownDuration = grace + .seconds(5)
-        let listener = HTTPListenerService(group: ServiceGroup(configuration: listenerGroup)) { boundPort.withLock { $0 } }
+        let listener = HTTPListenerService(group: ServiceGroup(configuration: listenerGroup), logger: logger) {
+            boundPort.withLock { $0 }
+        }
         // Named, so that the group does not describe each service by reflection at start.
         let configuration = ServiceGroupConfiguration(
             services: [

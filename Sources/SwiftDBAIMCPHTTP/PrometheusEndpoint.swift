@@ -28,8 +28,21 @@ public struct PrometheusEndpoint: Sendable {
         self.logger = logger
     }
 
-    /// Makes swift-metrics report to a new registry (once per process), and returns its endpoint.
+    /// The endpoint swift-metrics reports to, once bootstrapped.
+    private static let bootstrapped = Mutex<PrometheusEndpoint?>(nil)
+
+    /// Makes swift-metrics report to a new registry, and returns its endpoint; later calls return
+    /// the same endpoint (swift-metrics is bootstrapped once per process).
     public static func bootstrap(logger: Logger = Logger(label: "dbai-mcp")) -> PrometheusEndpoint {
+        bootstrapped.withLock { endpoint in
+            if let endpoint { return endpoint }
+            let made = makeAndBootstrap(logger: logger)
+            endpoint = made
+            return made
+        }
+    }
+
+    private static func makeAndBootstrap(logger: Logger) -> PrometheusEndpoint {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.nameAndLabelSanitizer = { name, labels in

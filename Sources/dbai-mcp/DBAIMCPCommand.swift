@@ -339,7 +339,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             throw Self.fail(error)
         }
         let signals = [SIGTERM, SIGINT, SIGHUP]
-        let metricsListener = try startMetrics()
+        let metricsListener = try await startMetrics()
         defer { metricsListener?.cancel() }
         let warmUp = llmWarmUp ? Task { await server.warmUpLanguageModel() } : nil
         defer { warmUp?.cancel() }
@@ -366,9 +366,12 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         }
     }
 
-    /// `--metrics`: swift-metrics reports to Prometheus, served on its own listener (a task, ended
-    /// when the server stops); nil without the flag.
-    private func startMetrics() throws -> Task<Void, Never>? {
+    /// `--metrics`: swift-metrics reports to Prometheus, served on a listener of its own (a task,
+    /// ended when the server stops), bound before the server serves anything; nil without the
+    /// flag.
+    ///
+    /// - Throws: exit 1 when the address is malformed or cannot be bound.
+    private func startMetrics() async throws -> Task<Void, Never>? {
         guard let metricsAddress else { return nil }
         let address: HTTPListenAddress
         do {
@@ -377,17 +380,23 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             throw Self.fail("--metrics \(metricsAddress): give HOST:PORT, for example 127.0.0.1:9464.")
         }
         let endpoint = PrometheusEndpoint.bootstrap()
-        return Task {
+        let (started, starting) = AsyncStream<String?>.makeStream()
+        let task = Task {
             do {
-                try await endpoint.run(address: address)
+                try await endpoint.run(address: address) { _ in starting.yield(nil) }
             } catch HTTPServeError.cannotListen(_, let reason) {
-                // A metrics port that cannot be bound stops the server at once, as --http's does.
-                FileHandle.standardError.write(Data("dbai-mcp: --metrics \(metricsAddress): cannot listen (\(reason)).\n".utf8))
-                Foundation.exit(1)
+                starting.yield(reason)
             } catch {
                 if !Task.isCancelled { Logger(label: "dbai-mcp").error("--metrics \(metricsAddress): \(error)") }
             }
+            starting.finish()
         }
+        for await failure in started {
+            guard let failure else { break }
+            task.cancel()
+            throw Self.fail("--metrics \(metricsAddress): cannot listen (\(failure)).")
+        }
+        return task
     }
 
     /// The server's configuration from the flags and the metadata file (read first); the model

@@ -24,9 +24,19 @@ from test_revision_2026 import modern_params, post
 
 
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    return free_ports(1)[0]
+
+
+def free_ports(count: int) -> list[int]:
+    """Distinct free ports, all held until all are chosen."""
+    probes = [socket.socket() for _ in range(count)]
+    try:
+        for probe in probes:
+            probe.bind(("127.0.0.1", 0))
+        return [probe.getsockname()[1] for probe in probes]
+    finally:
+        for probe in probes:
+            probe.close()
 
 
 def get(port: int, path: str) -> tuple[int, dict[str, str], str]:
@@ -114,7 +124,7 @@ def prometheus_binary() -> str:
 
 def test_debian_prometheus_scrapes_the_duration_histogram(dbai_bin: Path, chinook: Path, tmp_path: Path) -> None:
     prometheus = prometheus_binary()
-    metrics_port, web_port = free_port(), free_port()
+    metrics_port, web_port = free_ports(2)
     config = tmp_path / "prometheus.yml"
     config.write_text(
         "global:\n  scrape_interval: 1s\n"
@@ -141,6 +151,7 @@ def test_debian_prometheus_scrapes_the_duration_histogram(dbai_bin: Path, chinoo
                 if answer.get("data", {}).get("result"):
                     break
                 time.sleep(0.5)
+            assert answer.get("data", {}).get("result"), f"Prometheus never had the histogram: {answer}"
             results = {item["metric"].get("gen_ai_tool_name"): float(item["value"][1]) for item in answer["data"]["result"]}
             assert results == {"query": 2.0, "_OTHER": 1.0}
             status, _, body = get(web_port, "/api/v1/query?" + urllib.parse.urlencode({"query": quantile}))

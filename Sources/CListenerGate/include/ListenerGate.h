@@ -7,6 +7,6 @@
 /// then finds the socket closed (refused), having sent nothing.
 ///
 /// Returns the number of sockets gated, or -1 where socket filters do not exist (not Linux).
-int dbai_listener_gate_close(int port);
+int dbai_listener_ignore_new_connections(int port);
 
 #endif

@@ -13,7 +13,8 @@ import SwiftDBAIPrimitives
 /// transaction: SQLite's write lock lets one process at a time into it, so when two replicas
 /// receive the same token at the same moment, the second finds it used — a confirmation runs
 /// once across every process on the host. Rows are removed once expired (a used token is also
-/// refused by its expiry after that, and a round trip's state carries the same expiry).
+/// refused by its expiry after that, and a round trip's state carries the same expiry), and
+/// beyond 4,096 per database (used ones first): a token no longer there is refused.
 final class ConfirmationLedgerFile: Sendable {
     /// The file (`DIR/confirmations.sqlite`).
     let path: String
@@ -37,6 +38,7 @@ final class ConfirmationLedgerFile: Sendable {
                     token TEXT NOT NULL, database TEXT NOT NULL, write TEXT NOT NULL, signature BLOB,
                     expires_at REAL NOT NULL, used_at REAL, PRIMARY KEY (token, database)) WITHOUT ROWID;
                 CREATE INDEX IF NOT EXISTS confirmation_expiry ON confirmation(expires_at);
+                CREATE INDEX IF NOT EXISTS confirmation_database ON confirmation(database, expires_at);
                 """)
     }
 
@@ -61,14 +63,15 @@ final class ConfirmationLedgerFile: Sendable {
             try db.execute(
                 sql: "INSERT INTO confirmation(token, database, write, signature, expires_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [token, database, write, signature, expiresAt.timeIntervalSince1970])
-            // As many pending tokens as one process keeps in memory: beyond, the closest to
-            // expiry go (clients that preview without end must not grow the file).
+            // As many tokens as one process keeps in memory: beyond, used ones go first, then the
+            // closest to expiry (clients that preview without end must not grow the file). A
+            // token gone is refused, never run.
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM confirmation WHERE database = ?", arguments: [database]) ?? 0
             if count > capacity {
                 try db.execute(
                     sql: """
                         DELETE FROM confirmation WHERE database = ?1 AND token IN (
-                            SELECT token FROM confirmation WHERE database = ?1 ORDER BY expires_at LIMIT ?2)
+                            SELECT token FROM confirmation WHERE database = ?1 ORDER BY used_at IS NULL, expires_at LIMIT ?2)
                         """,
                     arguments: [database, count - capacity])
             }

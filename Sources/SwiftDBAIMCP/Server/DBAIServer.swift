@@ -133,7 +133,7 @@ public final class DBAIServer: Sendable {
         logger.info("dbai-mcp serving \(databases.map(\.path).joined(separator: ", ")) (\(configuration.allowlist))")
         let opened = ContinuousClock.now
         await dispatcher.serve(transport)
-        sessionEnded(after: .now - opened)
+        sessionEnded(after: .now - opened, transport: "stdio")
         signals.cancel()
         await transport.disconnect()
         await closeDatabases()
@@ -225,9 +225,10 @@ public final class DBAIServer: Sendable {
         return OperationMetrics(toolNames: Set(registry.enabledTools(ToolAvailability(hasLanguageModel: true, showsApps: true)).map { registry.clientName(of: $0) }))
     }
 
-    /// Records that a session ended after `duration` (with metrics on).
-    package func sessionEnded(after duration: Duration) {
-        if configuration.recordsMetrics { OperationMetrics.recordSession(lasting: duration) }
+    /// Records that a session over `transport` (`http`, `stdio`) ended after `duration` (with
+    /// metrics on).
+    package func sessionEnded(after duration: Duration, transport: String = "http") {
+        if configuration.recordsMetrics { OperationMetrics.recordSession(lasting: duration, transport: transport) }
     }
 
     /// Closes every database once running statements are done (they were interrupted first, on

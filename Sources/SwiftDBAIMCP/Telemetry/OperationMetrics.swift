@@ -9,8 +9,10 @@ import SwiftDBAIMCPKernel
 /// - `mcp.server.operation.duration` (seconds, a histogram): each request, by
 ///   `mcp.method.name`, `gen_ai.tool.name` (tools known to the server; `_OTHER` for any other
 ///   name a client sends, so that a client cannot grow the label set), and `error.type`
-///   (`tool_error` for a result with `isError`, else the JSON-RPC error code; absent on success);
-/// - `mcp.server.session.duration` (seconds, a histogram): each session, when it ends;
+///   (`tool_error` for a result with `isError`, else the JSON-RPC error code, `cancelled` for a
+///   request cancelled without a response; absent on success);
+/// - `mcp.server.session.duration` (seconds, a histogram): each session, when it ends, by
+///   `network.transport`;
 /// - `dbai.rows.returned` and `dbai.bytes.returned` (counters): the rows of results
 ///   (`structuredContent.rows`), by tool, and the bytes of responses, by method.
 ///
@@ -37,9 +39,9 @@ struct OperationMetrics: RequestObserver {
         return Operation(method: Self.methods.contains(method) ? method : "_OTHER", tool: tool, started: .now)
     }
 
-    /// Records a session's whole life.
-    static func recordSession(lasting duration: Duration) {
-        Timer(label: sessionDuration, dimensions: [("mcp.session", "ended")], preferredDisplayUnit: .seconds)
+    /// Records a session's whole life, over `transport` (`http` or `stdio`).
+    static func recordSession(lasting duration: Duration, transport: String) {
+        Timer(label: sessionDuration, dimensions: [("network.transport", transport)], preferredDisplayUnit: .seconds)
             .recordNanoseconds(duration.nanoseconds)
     }
 
@@ -48,18 +50,22 @@ struct OperationMetrics: RequestObserver {
         let tool: String?
         let started: ContinuousClock.Instant
 
-        func end(_ outcome: Result<Value, any Error>, responseBytes: Int) {
+        func end(_ outcome: Result<Value, any Error>?, responseBytes: Int) {
             let elapsed = ContinuousClock.now - started
             var errorType: String?
             var rows: Int?
             switch outcome {
+            case nil:
+                errorType = "cancelled"
             case .success(let result):
                 if result.objectValue?["isError"] == true { errorType = "tool_error" }
                 if case .array(let returned)? = result.objectValue?["structuredContent"]?.objectValue?["rows"] {
                     rows = returned.count
                 }
             case .failure(let error):
-                errorType = String(ProtocolError.from(error).code)
+                // JSON-RPC's reserved range only: a code from elsewhere must not grow the labels.
+                let code = ProtocolError.from(error).code
+                errorType = (-32_768 ... -32_000).contains(code) ? String(code) : "_OTHER"
             }
             var dimensions = [("mcp.method.name", method)]
             if let tool { dimensions.append(("gen_ai.tool.name", tool)) }

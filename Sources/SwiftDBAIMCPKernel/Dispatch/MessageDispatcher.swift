@@ -238,7 +238,7 @@ package actor MessageDispatcher {
     ) async {
         // Cancelled meanwhile (or the id is another request's by now): no response.
         guard running[key]?.serial == serial else {
-            observation?.end(outcome, responseBytes: 0)
+            observation?.end(nil, responseBytes: 0)
             return
         }
         running[key] = nil

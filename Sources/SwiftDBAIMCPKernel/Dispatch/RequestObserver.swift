@@ -10,7 +10,7 @@ package protocol RequestObserver: Sendable {
 
 /// One request being watched (``RequestObserver``).
 package protocol ObservedRequest: Sendable {
-    /// The request was answered with `outcome`, in a response of `responseBytes` bytes (0 when
-    /// it was cancelled and nothing was sent).
-    func end(_ outcome: Result<Value, any Error>, responseBytes: Int)
+    /// The request was answered with `outcome`, in a response of `responseBytes` bytes; a nil
+    /// outcome when it was cancelled and nothing was sent.
+    func end(_ outcome: Result<Value, any Error>?, responseBytes: Int)
 }
