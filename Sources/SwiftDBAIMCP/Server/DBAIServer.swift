@@ -40,6 +40,9 @@ public final class DBAIServer: Sendable {
     let readinessProbe = Mutex(false)
     /// The audit log (`--audit-log`); nil records nothing.
     let audit: AuditLog?
+    /// The metrics of each request (`recordsMetrics`), shared by every dispatcher; nil records
+    /// nothing.
+    let metrics: OperationMetrics?
     /// Where `ask` conversations outlive the process (`--state-dir`); nil for memory only.
     let conversationArchive: ConversationArchive?
 
@@ -66,6 +69,8 @@ public final class DBAIServer: Sendable {
         registry = ToolRegistry(
             allowlist: configuration.allowlist, naming: configuration.toolNaming,
             cannedQueries: databases.flatMap(\.cannedQueries), databaseNames: databases.map(\.name))
+        metrics = configuration.recordsMetrics ? OperationMetrics(toolNames: Set(
+            registry.enabledTools(ToolAvailability(hasLanguageModel: true, showsApps: true)).map(registry.clientName(of:)))) : nil
     }
 
     /// The conversation archive of `--state-dir`, never one of the served databases.
@@ -219,11 +224,6 @@ public final class DBAIServer: Sendable {
             gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger, ordersAcrossScopes: false, observer: metrics)
     }
 
-    /// The metrics of each request (`recordsMetrics`); nil records nothing.
-    private var metrics: OperationMetrics? {
-        guard configuration.recordsMetrics else { return nil }
-        return OperationMetrics(toolNames: Set(registry.enabledTools(ToolAvailability(hasLanguageModel: true, showsApps: true)).map { registry.clientName(of: $0) }))
-    }
 
     /// Records that a session over `transport` (`http`, `stdio`) ended after `duration` (with
     /// metrics on).

@@ -2,6 +2,7 @@ import CoreMetrics
 import Foundation
 import MCP
 import SwiftDBAIMCPKernel
+import SwiftDBAIPrimitives
 
 /// The server's metrics, through swift-metrics (whichever backend the process bootstrapped:
 /// Prometheus for `--metrics`), named after the OpenTelemetry conventions for MCP:
@@ -20,6 +21,52 @@ import SwiftDBAIMCPKernel
 struct OperationMetrics: RequestObserver {
     /// The tool names a label may hold, as clients know them.
     let toolNames: Set<String>
+    /// The instruments made so far, by their labels: made once, recorded into many times (making
+    /// one asks the backend's registry, under its lock, for every request otherwise).
+    let instruments = Instruments()
+
+    final class Instruments: Sendable {
+        private let timers = Mutex<[OperationKey: CoreMetrics.Timer]>([:])
+        private let bytes = Mutex<[String: Counter]>([:])
+        private let rows = Mutex<[String: Counter]>([:])
+
+        func timer(_ key: OperationKey) -> CoreMetrics.Timer {
+            timers.withLock { timers in
+                if let timer = timers[key] { return timer }
+                var dimensions = [("mcp.method.name", key.method)]
+                if let tool = key.tool { dimensions.append(("gen_ai.tool.name", tool)) }
+                if let errorType = key.errorType { dimensions.append(("error.type", errorType)) }
+                let timer = CoreMetrics.Timer(label: OperationMetrics.operationDuration, dimensions: dimensions, preferredDisplayUnit: .seconds)
+                timers[key] = timer
+                return timer
+            }
+        }
+
+        func bytesCounter(method: String) -> Counter {
+            bytes.withLock { counters in
+                if let counter = counters[method] { return counter }
+                let counter = Counter(label: OperationMetrics.bytesReturned, dimensions: [("mcp.method.name", method)])
+                counters[method] = counter
+                return counter
+            }
+        }
+
+        func rowsCounter(tool: String) -> Counter {
+            rows.withLock { counters in
+                if let counter = counters[tool] { return counter }
+                let counter = Counter(label: OperationMetrics.rowsReturned, dimensions: [("gen_ai.tool.name", tool)])
+                counters[tool] = counter
+                return counter
+            }
+        }
+    }
+
+    /// The labels of one operation series.
+    struct OperationKey: Hashable, Sendable {
+        let method: String
+        let tool: String?
+        let errorType: String?
+    }
 
     static let operationDuration = "mcp.server.operation.duration"
     static let sessionDuration = "mcp.server.session.duration"
@@ -36,12 +83,13 @@ struct OperationMetrics: RequestObserver {
         if method == "tools/call", let name = params["name"]?.stringValue {
             tool = toolNames.contains(name) ? name : "_OTHER"
         }
-        return Operation(method: Self.methods.contains(method) ? method : "_OTHER", tool: tool, started: .now)
+        return Operation(
+            method: Self.methods.contains(method) ? method : "_OTHER", tool: tool, started: .now, instruments: instruments)
     }
 
     /// Records a session's whole life, over `transport` (`http` or `stdio`).
     static func recordSession(lasting duration: Duration, transport: String) {
-        Timer(label: sessionDuration, dimensions: [("network.transport", transport)], preferredDisplayUnit: .seconds)
+        CoreMetrics.Timer(label: sessionDuration, dimensions: [("network.transport", transport)], preferredDisplayUnit: .seconds)
             .recordNanoseconds(duration.nanoseconds)
     }
 
@@ -49,6 +97,7 @@ struct OperationMetrics: RequestObserver {
         let method: String
         let tool: String?
         let started: ContinuousClock.Instant
+        let instruments: Instruments
 
         func end(_ outcome: Result<Value, any Error>?, responseBytes: Int) {
             let elapsed = ContinuousClock.now - started
@@ -67,16 +116,12 @@ struct OperationMetrics: RequestObserver {
                 let code = ProtocolError.from(error).code
                 errorType = (-32_768 ... -32_000).contains(code) ? String(code) : "_OTHER"
             }
-            var dimensions = [("mcp.method.name", method)]
-            if let tool { dimensions.append(("gen_ai.tool.name", tool)) }
-            if let errorType { dimensions.append(("error.type", errorType)) }
-            Timer(label: OperationMetrics.operationDuration, dimensions: dimensions, preferredDisplayUnit: .seconds)
-                .recordNanoseconds(elapsed.nanoseconds)
+            instruments.timer(OperationKey(method: method, tool: tool, errorType: errorType)).recordNanoseconds(elapsed.nanoseconds)
             if responseBytes > 0 {
-                Counter(label: OperationMetrics.bytesReturned, dimensions: [("mcp.method.name", method)]).increment(by: responseBytes)
+                instruments.bytesCounter(method: method).increment(by: responseBytes)
             }
-            if let rows, rows > 0, let tool {
-                Counter(label: OperationMetrics.rowsReturned, dimensions: [("gen_ai.tool.name", tool)]).increment(by: rows)
+            if let rows, rows > 0, responseBytes > 0, let tool {
+                instruments.rowsCounter(tool: tool).increment(by: rows)
             }
         }
     }
