@@ -180,3 +180,26 @@ def test_without_the_flag_a_state_is_the_process_own(dbai_bin: Path, chinook: Pa
         assert refused["error"]["code"] == -32602
         assert not (tmp_path / "s" / "confirmations.sqlite").exists()
         assert call(a, accepted(DELETE, state))["result"]["structuredContent"]["rows_affected"] == 2
+
+
+def test_a_ledger_that_cannot_be_written_makes_the_replica_not_ready(dbai_bin: Path, shared) -> None:
+    import http.client
+    import time
+
+    def readyz(server: Any) -> int:
+        connection = http.client.HTTPConnection(server.host, server.port, timeout=10)
+        connection.request("GET", "/readyz")
+        status = connection.getresponse().status
+        connection.close()
+        return status
+
+    with ExitStack() as stack:
+        (a,) = replicas(stack, dbai_bin, shared, n=1)
+        ledger = shared["state"] / "confirmations.sqlite"
+        assert readyz(a) == 200
+        ledger.rename(ledger.with_name("moved.sqlite"))
+        time.sleep(1.1)  # a check serves for a second
+        assert readyz(a) == 503
+        ledger.with_name("moved.sqlite").rename(ledger)
+        time.sleep(1.1)
+        assert readyz(a) == 200

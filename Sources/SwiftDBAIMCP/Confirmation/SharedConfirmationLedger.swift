@@ -127,6 +127,24 @@ final class ConfirmationLedgerFile: Sendable {
         }
     }
 
+    /// Why the ledger cannot be written now (for `/readyz`), examined without opening it: the
+    /// file and its directory must be there and writable (SQLite writes its journal beside it).
+    /// Nil when it can.
+    func unwritableReason() -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            return "the confirmation ledger \(path) cannot be examined (\(String(cString: strerror(errno))))"
+        }
+        guard status.st_mode & S_IFMT == S_IFREG, access(path, W_OK) == 0 else {
+            return "the confirmation ledger \(path) is not a file the server can write"
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        guard access(directory, W_OK | X_OK) == 0 else {
+            return "the directory of the confirmation ledger \(path) cannot be written"
+        }
+        return nil
+    }
+
     /// Closes the file.
     func close() {
         try? queue.close()

@@ -145,8 +145,9 @@ public final class DBAIServer: Sendable {
     }
 
     /// Whether the server can serve calls now: every database file opens and reads (each
-    /// afresh, all at once, not behind the calls in flight), and the audit log, if any, can be
-    /// appended to; not ready when that takes longer than `limit`. The reason is for the
+    /// afresh, all at once, not behind the calls in flight), the audit log, if any, can be
+    /// appended to, and the confirmation ledger replicas share, if any, can be written; not ready
+    /// when that takes longer than `limit`. The reason is for the
     /// server's log, never for a probe's answer.
     package func readiness(within limit: Duration = .seconds(2)) async -> (ready: Bool, reason: String?) {
         if let audit {
@@ -156,6 +157,7 @@ public final class DBAIServer: Sendable {
                 return (false, error.description)
             }
         }
+        if let reason = sharedLedger?.unwritableReason() { return (false, reason) }
         // The files are examined on threads of their own (a hung file system must not hold the
         // server's), and never twice at once: a check still running answers "not ready".
         guard readinessProbe.withLock({ running in

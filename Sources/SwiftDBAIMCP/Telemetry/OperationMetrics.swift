@@ -78,7 +78,7 @@ struct OperationMetrics: RequestObserver {
         "resources/templates/list", "prompts/list", "prompts/get", "completion/complete", "logging/setLevel",
     ]
 
-    func begin(method: String, params: [String: Value], client: ClientFacts) -> any ObservedRequest {
+    func begin(method: String, params: [String: Value]) -> any ObservedRequest {
         var tool: String?
         if method == "tools/call", let name = params["name"]?.stringValue {
             tool = toolNames.contains(name) ? name : "_OTHER"

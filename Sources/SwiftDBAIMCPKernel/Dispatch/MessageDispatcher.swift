@@ -160,9 +160,11 @@ package actor MessageDispatcher {
         id: ID, method: String, params: [String: Value], prepared: Result<(ClientFacts, MethodTable.Method), ProtocolError>,
         channel: any ReplyChannel
     ) async {
+        // Refusals before the request runs are operations too (their error type says why).
+        let observation = observer?.begin(method: method, params: params)
         guard !isShutDown else {
             let stopped = ProtocolError.internalError("The server is stopping, or the session ended: the request was not run.")
-            await answer(id, facts: nil, .failure(stopped), channel: channel)
+            await answer(id, facts: nil, .failure(stopped), channel: channel, observation: observation)
             return
         }
         let key = Key(scope: channel.scope, id: RequestKey(id))
@@ -170,7 +172,7 @@ package actor MessageDispatcher {
             // The id of a request still in flight: answered (once) with an error; the first goes on.
             let duplicate = ProtocolError.invalidRequest(
                 "Invalid Request: the id of a request still in progress; give each request its own id.")
-            await answer(id, facts: nil, .failure(duplicate), channel: channel, isRefusal: true)
+            await answer(id, facts: nil, .failure(duplicate), channel: channel, isRefusal: true, observation: observation)
             return
         }
         let facts: ClientFacts
@@ -178,10 +180,9 @@ package actor MessageDispatcher {
         switch prepared {
         case .success(let success): (facts, entry) = success
         case .failure(let error):
-            await answer(id, facts: nil, .failure(error), channel: channel)
+            await answer(id, facts: nil, .failure(error), channel: channel, observation: observation)
             return
         }
-        let observation = observer?.begin(method: method, params: params, client: facts)
         switch entry.ordering {
         case .onArrival:
             let context = ServedRequest(

@@ -1,11 +1,11 @@
 import MCP
 
-/// Watches each request the dispatcher answers, for metrics and traces: told when it begins
-/// (once its client's facts are known) and when its response is written. A dispatcher without
-/// one does nothing more than a nil check per request.
+/// Watches each request the dispatcher answers, for metrics and traces: told when it arrives
+/// (refused ones too: an unknown method, a duplicate id, a server stopping) and when its response
+/// is written. A dispatcher without one does nothing more than a nil check per request.
 package protocol RequestObserver: Sendable {
-    /// A request begins; what is returned is told how it ended.
-    func begin(method: String, params: [String: Value], client: ClientFacts) -> any ObservedRequest
+    /// A request arrives; what is returned is told how it ended.
+    func begin(method: String, params: [String: Value]) -> any ObservedRequest
 }
 
 /// One request being watched (``RequestObserver``).
