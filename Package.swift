@@ -229,7 +229,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftDBAIMCPTests",
-            dependencies: ["SwiftDBAIMCP", "SwiftDBAIMCPKernel", "SwiftDBAIMCPKernelTestSupport", "SwiftDBAIChat", "SwiftDBAIPrimitives"]
+            dependencies: [
+                "SwiftDBAIMCP", "SwiftDBAIMCPKernel", "SwiftDBAIMCPKernelTestSupport", "SwiftDBAIChat", "SwiftDBAIPrimitives",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

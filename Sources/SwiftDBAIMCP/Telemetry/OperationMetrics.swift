@@ -23,12 +23,23 @@ struct OperationMetrics: RequestObserver {
     let toolNames: Set<String>
     /// The instruments made so far, by their labels: made once, recorded into many times (making
     /// one asks the backend's registry, under its lock, for every request otherwise).
-    let instruments = Instruments()
+    let instruments: Instruments
+
+    /// Metrics for these tool names, made by `factory` (the process's, once bootstrapped).
+    init(toolNames: Set<String>, factory: any MetricsFactory = MetricsSystem.factory) {
+        self.toolNames = toolNames
+        instruments = Instruments(factory: factory)
+    }
 
     final class Instruments: Sendable {
+        private let factory: any MetricsFactory
         private let timers = Mutex<[OperationKey: CoreMetrics.Timer]>([:])
         private let bytes = Mutex<[String: Counter]>([:])
         private let rows = Mutex<[String: Counter]>([:])
+
+        init(factory: any MetricsFactory) {
+            self.factory = factory
+        }
 
         func timer(_ key: OperationKey) -> CoreMetrics.Timer {
             timers.withLock { timers in
@@ -36,7 +47,8 @@ struct OperationMetrics: RequestObserver {
                 var dimensions = [("mcp.method.name", key.method)]
                 if let tool = key.tool { dimensions.append(("gen_ai.tool.name", tool)) }
                 if let errorType = key.errorType { dimensions.append(("error.type", errorType)) }
-                let timer = CoreMetrics.Timer(label: OperationMetrics.operationDuration, dimensions: dimensions, preferredDisplayUnit: .seconds)
+                let timer = CoreMetrics.Timer(
+                    label: OperationMetrics.operationDuration, dimensions: dimensions, preferredDisplayUnit: .seconds, factory: factory)
                 timers[key] = timer
                 return timer
             }
@@ -45,7 +57,7 @@ struct OperationMetrics: RequestObserver {
         func bytesCounter(method: String) -> Counter {
             bytes.withLock { counters in
                 if let counter = counters[method] { return counter }
-                let counter = Counter(label: OperationMetrics.bytesReturned, dimensions: [("mcp.method.name", method)])
+                let counter = Counter(label: OperationMetrics.bytesReturned, dimensions: [("mcp.method.name", method)], factory: factory)
                 counters[method] = counter
                 return counter
             }
@@ -54,7 +66,7 @@ struct OperationMetrics: RequestObserver {
         func rowsCounter(tool: String) -> Counter {
             rows.withLock { counters in
                 if let counter = counters[tool] { return counter }
-                let counter = Counter(label: OperationMetrics.rowsReturned, dimensions: [("gen_ai.tool.name", tool)])
+                let counter = Counter(label: OperationMetrics.rowsReturned, dimensions: [("gen_ai.tool.name", tool)], factory: factory)
                 counters[tool] = counter
                 return counter
             }
