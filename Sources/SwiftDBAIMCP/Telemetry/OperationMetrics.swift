@@ -25,20 +25,26 @@ struct OperationMetrics: RequestObserver {
     /// one asks the backend's registry, under its lock, for every request otherwise).
     let instruments: Instruments
 
-    /// Metrics for these tool names, made by `factory` (the process's, once bootstrapped).
-    init(toolNames: Set<String>, factory: any MetricsFactory = MetricsSystem.factory) {
+    /// Metrics for these tool names, made by `factory`; nil: the process's, as bootstrapped when
+    /// the first request is recorded.
+    init(toolNames: Set<String>, factory: (any MetricsFactory)? = nil) {
         self.toolNames = toolNames
         instruments = Instruments(factory: factory)
     }
 
     final class Instruments: Sendable {
-        private let factory: any MetricsFactory
+        private let chosenFactory: (any MetricsFactory)?
         private let timers = Mutex<[OperationKey: CoreMetrics.Timer]>([:])
         private let bytes = Mutex<[String: Counter]>([:])
         private let rows = Mutex<[String: Counter]>([:])
 
-        init(factory: any MetricsFactory) {
-            self.factory = factory
+        init(factory: (any MetricsFactory)?) {
+            chosenFactory = factory
+        }
+
+        /// The factory instruments are made by (asked when one is made, after any bootstrap).
+        private var factory: any MetricsFactory {
+            chosenFactory ?? MetricsSystem.factory
         }
 
         func timer(_ key: OperationKey) -> CoreMetrics.Timer {
