@@ -80,7 +80,7 @@ package actor StreamableHTTPEndpoint {
         Self.probeAnswer(.ok, "ok")
     }
 
-    /// `GET /readyz`: 200 when every database reads, the audit log can be written, and the
+    /// `GET /readyz`: 200 when every database reads, the audit log and the shared confirmation ledger can be written, and the
     /// server is not draining; else 503. The answer is a status word; why goes to the log, when
     /// it changes. Probes that arrive together share one check, and a check serves for a second.
     package func readiness() async -> HTTPReply {

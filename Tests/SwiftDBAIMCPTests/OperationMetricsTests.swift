@@ -1,5 +1,7 @@
+import CoreMetrics
 import MCP
 import MetricsTestKit
+import SwiftDBAIPrimitives
 import SwiftDBAIMCPKernel
 import Testing
 @testable import SwiftDBAIMCP
@@ -37,10 +39,44 @@ struct OperationMetricsTests {
 
     @Test("a series' instrument is made once and recorded into again")
     func reuse() throws {
-        let factory = TestMetrics()
+        let factory = CountingFactory()
         let metrics = OperationMetrics(toolNames: ["query"], factory: factory)
         for _ in 0..<3 { metrics.begin(method: "ping", params: [:]).end(.success([:]), responseBytes: 30) }
-        #expect(try factory.expectTimer(OperationMetrics.operationDuration, [("mcp.method.name", "ping")]).values.count == 3)
-        #expect(factory.timers.count == 1)
+        #expect(try factory.test.expectTimer(OperationMetrics.operationDuration, [("mcp.method.name", "ping")]).values.count == 3)
+        #expect(factory.made.withLock { $0 } == ["timer": 1, "counter": 1])
     }
+
+    @Test("without a factory of its own, the process's is asked when an instrument is first made")
+    func lateBootstrap() throws {
+        let metrics = OperationMetrics(toolNames: ["query"])
+        let factory = TestMetrics()
+        withMetricsFactory(factory) {
+            metrics.begin(method: "ping", params: [:]).end(.success([:]), responseBytes: 30)
+        }
+        #expect(try factory.expectTimer(OperationMetrics.operationDuration, [("mcp.method.name", "ping")]).values.count == 1)
+    }
+}
+
+/// Swift-metrics' test factory, counting the instruments asked of it.
+final class CountingFactory: MetricsFactory, Sendable {
+    let test = TestMetrics()
+    let made = Mutex<[String: Int]>([:])
+
+    func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
+        made.withLock { $0["counter", default: 0] += 1 }
+        return test.makeCounter(label: label, dimensions: dimensions)
+    }
+
+    func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
+        test.makeRecorder(label: label, dimensions: dimensions, aggregate: aggregate)
+    }
+
+    func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
+        made.withLock { $0["timer", default: 0] += 1 }
+        return test.makeTimer(label: label, dimensions: dimensions)
+    }
+
+    func destroyCounter(_ handler: any CounterHandler) {}
+    func destroyRecorder(_ handler: any RecorderHandler) {}
+    func destroyTimer(_ handler: any TimerHandler) {}
 }

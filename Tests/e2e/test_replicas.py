@@ -203,3 +203,9 @@ def test_a_ledger_that_cannot_be_written_makes_the_replica_not_ready(dbai_bin: P
         ledger.with_name("moved.sqlite").rename(ledger)
         time.sleep(1.1)
         assert readyz(a) == 200
+        # Another file at its path (a copy): not the one this replica writes.
+        copy = ledger.with_name("copy.sqlite")
+        copy.write_bytes(ledger.read_bytes())
+        copy.rename(ledger)
+        time.sleep(1.1)
+        assert readyz(a) == 503

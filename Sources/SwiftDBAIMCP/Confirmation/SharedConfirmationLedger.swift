@@ -21,6 +21,8 @@ final class ConfirmationLedgerFile: Sendable {
     private let queue: DatabaseQueue
     /// Tokens issued by this process: expired ones are removed every 256.
     private let issued = Mutex(0)
+    /// The file opened (device and inode): another file put at the path is not the one written.
+    private let identity: (device: UInt64, inode: UInt64)?
 
     /// The name of the file in the state directory.
     static let fileName = "confirmations.sqlite"
@@ -40,6 +42,8 @@ final class ConfirmationLedgerFile: Sendable {
                 CREATE INDEX IF NOT EXISTS confirmation_expiry ON confirmation(expires_at);
                 CREATE INDEX IF NOT EXISTS confirmation_database ON confirmation(database, expires_at);
                 """)
+        var status = stat()
+        identity = stat(path, &status) == 0 ? (UInt64(status.st_dev), UInt64(status.st_ino)) : nil
     }
 
     /// The ledger of one database's writes.
@@ -137,6 +141,9 @@ final class ConfirmationLedgerFile: Sendable {
         }
         guard status.st_mode & S_IFMT == S_IFREG, access(path, W_OK) == 0 else {
             return "the confirmation ledger \(path) is not a file the server can write"
+        }
+        if let identity, identity != (UInt64(status.st_dev), UInt64(status.st_ino)) {
+            return "the confirmation ledger \(path) was replaced by another file since it was opened; restart the replica"
         }
         let directory = (path as NSString).deletingLastPathComponent
         guard access(directory, W_OK | X_OK) == 0 else {

@@ -157,7 +157,6 @@ public final class DBAIServer: Sendable {
                 return (false, error.description)
             }
         }
-        if let reason = sharedLedger?.unwritableReason() { return (false, reason) }
         // The files are examined on threads of their own (a hung file system must not hold the
         // server's), and never twice at once: a check still running answers "not ready".
         guard readinessProbe.withLock({ running in
@@ -167,12 +166,14 @@ public final class DBAIServer: Sendable {
             return (false, "the previous check of the database files has not returned (a file system that does not answer?)")
         }
         let databases = databases
+        let ledger = sharedLedger
         let probe = readinessProbe
         let failure = Mutex<String?>(nil)
         let finished: Void? = try? await firstOutcome(within: limit) {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async {
                     defer { probe.withLock { $0 = false } }
+                    if let reason = ledger?.unwritableReason() { failure.withLock { $0 = reason } }
                     DispatchQueue.concurrentPerform(iterations: databases.count) { index in
                         do {
                             try databases[index].executor.checkReadable()

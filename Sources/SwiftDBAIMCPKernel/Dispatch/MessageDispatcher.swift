@@ -160,7 +160,8 @@ package actor MessageDispatcher {
         id: ID, method: String, params: [String: Value], prepared: Result<(ClientFacts, MethodTable.Method), ProtocolError>,
         channel: any ReplyChannel
     ) async {
-        // Refusals before the request runs are operations too (their error type says why).
+        // Refusals before the request runs are operations too (a server stopping is -32603, as
+        // its response says).
         let observation = observer?.begin(method: method, params: params)
         guard !isShutDown else {
             let stopped = ProtocolError.internalError("The server is stopping, or the session ended: the request was not run.")

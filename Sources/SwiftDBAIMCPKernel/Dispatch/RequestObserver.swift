@@ -2,7 +2,8 @@ import MCP
 
 /// Watches each request the dispatcher answers, for metrics and traces: told when it arrives
 /// (refused ones too: an unknown method, a duplicate id, a server stopping) and when its response
-/// is written. A dispatcher without one does nothing more than a nil check per request.
+/// is written. What a transport refuses before the dispatcher sees it (the HTTP endpoint's 401,
+/// 403, 404, 413, header mismatches) is not watched. A dispatcher without one does nothing more than a nil check per request.
 package protocol RequestObserver: Sendable {
     /// A request arrives; what is returned is told how it ended.
     func begin(method: String, params: [String: Value]) -> any ObservedRequest
