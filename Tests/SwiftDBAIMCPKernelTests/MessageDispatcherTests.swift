@@ -59,14 +59,14 @@ struct MessageDispatcherTests {
         /// Ends when the dispatcher has served the transport.
         let served: Task<Void, Never>
 
-        init(gracePeriod: Duration = .seconds(30)) {
+        init(gracePeriod: Duration = .seconds(30), observer: (any RequestObserver)? = nil) {
             var methods = MethodTable()
             methods.add("tools/call", tools.handler)
             methods.add("ping", eras: [.handshake], ordering: .onArrival) { _ in .object([:]) }
             methods.add("server/discover", eras: [.stateless], ordering: .onArrival) { _ in ["supportedVersions": ["2026-07-28"]] }
             dispatcher = MessageDispatcher(
                 methods: methods, session: ProtocolSession(),
-                gracePeriod: gracePeriod, logger: Logger(label: "tests"))
+                gracePeriod: gracePeriod, logger: Logger(label: "tests"), observer: observer)
             let dispatcher = dispatcher
             let inner = inner
             served = Task { await dispatcher.serve(inner) }
@@ -192,6 +192,27 @@ struct MessageDispatcherTests {
         await harness.served.value
     }
 
+    @Test("an observer is told of every request once, refused ones too, with its outcome; the responses are the same")
+    func observed() async throws {
+        let observer = RecordingObserver()
+        let harness = Harness(observer: observer)
+        harness.inner.deliver(Self.call(1, "slow-a"))
+        #expect(await harness.eventually { harness.tools.isWaiting("slow-a") })
+        harness.inner.deliver(Self.call(1, "query"))  // a duplicate id: refused
+        harness.inner.deliver(#"{"jsonrpc":"2.0","id":2,"method":"nope/nothing","params":{}}"#)  // no such method
+        await harness.inner.waitForSent(2)
+        harness.inner.deliver(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#)
+        #expect(await harness.eventually { harness.tools.cancelled == ["slow-a"] })
+        harness.inner.deliver(Self.call(3, "query"))
+        await harness.inner.waitForSent(3)
+        harness.inner.endInput()
+        await harness.served.value
+        let ended = observer.ended.withLock { $0 }
+        #expect(observer.begun.withLock { $0 } == ["tools/call", "tools/call", "nope/nothing", "tools/call"])
+        #expect(ended.sorted() == ["cancelled", "error -32600", "error -32601", "result"].sorted())
+        #expect(try await harness.inner.sentMessages().map { $0["id"] } == [1, 2, 3])
+    }
+
     @Test("notifications/cancelled cancels the running call, and no response is sent for it")
     func cancellation() async throws {
         let harness = Harness()
@@ -259,5 +280,30 @@ struct MessageDispatcherTests {
         let replies = try await harness.inner.sentMessages()
         #expect(replies.count == 1)
         #expect(replies.first?["result"]?.objectValue?["content"]?.arrayValue?.first?.objectValue?["text"] == "query again")
+    }
+}
+
+/// Records what a dispatcher tells its observer.
+final class RecordingObserver: RequestObserver {
+    let begun = Mutex<[String]>([])
+    let ended = Mutex<[String]>([])
+
+    func begin(method: String, params: [String: Value]) -> any ObservedRequest {
+        begun.withLock { $0.append(method) }
+        return Observed(observer: self)
+    }
+
+    struct Observed: ObservedRequest {
+        let observer: RecordingObserver
+
+        func end(_ outcome: Result<Value, any Error>?, responseBytes: Int) {
+            let text: String
+            switch outcome {
+            case nil: text = "cancelled"
+            case .success: text = "result"
+            case .failure(let error): text = "error \(ProtocolError.from(error).code)"
+            }
+            observer.ended.withLock { $0.append(text) }
+        }
     }
 }
