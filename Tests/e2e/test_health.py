@@ -114,22 +114,37 @@ def test_a_probe_leaves_the_servers_locks_alone(dbai_bin: Path, chinook: Path) -
         caller.join(60)
 
 
+def sigterm_during_a_slow_call(server: Any) -> tuple[threading.Thread, dict[str, Any]]:
+    """Starts a slow query in a session, SIGTERMs the server while it runs, and returns the
+    caller's thread and where its reply lands."""
+    raw = server.raw()
+    raw.initialize()
+    outcome: dict[str, Any] = {}
+
+    def slow_call() -> None:
+        outcome["reply"] = raw.call(1, "query", {"sql": SLOW_QUERY})
+
+    caller = threading.Thread(target=slow_call)
+    caller.start()
+    time.sleep(0.3)
+    server.process.send_signal(signal.SIGTERM)
+    time.sleep(0.3)
+    return caller, outcome
+
+
+def refuses_connections(server: Any, path: str) -> bool:
+    try:
+        probe(server, path)
+    except ConnectionRefusedError:
+        return True
+    return False
+
+
 def test_on_sigterm_readiness_turns_503_first_then_the_listener_closes_and_calls_finish(served) -> None:
     with served("--drain-delay", "2") as server:
-        raw = server.raw()
-        raw.initialize()
         other = server.raw()
         other.initialize()
-        outcome: dict[str, Any] = {}
-
-        def slow_call() -> None:
-            outcome["reply"] = raw.call(1, "query", {"sql": SLOW_QUERY})
-
-        caller = threading.Thread(target=slow_call)
-        caller.start()
-        time.sleep(0.3)
-        server.process.send_signal(signal.SIGTERM)
-        time.sleep(0.3)
+        caller, outcome = sigterm_during_a_slow_call(server)
         # Within --drain-delay: still listening; not ready; the process itself answers, and so
         # does a session's call.
         draining = probe(server, "/readyz")
@@ -137,11 +152,7 @@ def test_on_sigterm_readiness_turns_503_first_then_the_listener_closes_and_calls
         during = other.call(2, "query", {"sql": "SELECT 1 AS one"})
         time.sleep(2.5)
         # Then the listener is closed: a balancer's new connection is refused.
-        refused = False
-        try:
-            probe(server, "/healthz")
-        except ConnectionRefusedError:
-            refused = True
+        refused = refuses_connections(server, "/healthz")
         caller.join(30)
         assert server.process.wait(30) == 0
     assert (draining[0], draining[2]) == (503, b"draining\n")
@@ -153,23 +164,8 @@ def test_on_sigterm_readiness_turns_503_first_then_the_listener_closes_and_calls
 
 def test_without_a_drain_delay_the_listener_closes_at_once_and_the_call_in_flight_is_answered(served) -> None:
     with served() as server:
-        raw = server.raw()
-        raw.initialize()
-        outcome: dict[str, Any] = {}
-
-        def slow_call() -> None:
-            outcome["reply"] = raw.call(1, "query", {"sql": SLOW_QUERY})
-
-        caller = threading.Thread(target=slow_call)
-        caller.start()
-        time.sleep(0.3)
-        server.process.send_signal(signal.SIGTERM)
-        time.sleep(0.3)
-        refused = False
-        try:
-            probe(server, "/readyz")
-        except ConnectionRefusedError:
-            refused = True
+        caller, outcome = sigterm_during_a_slow_call(server)
+        refused = refuses_connections(server, "/readyz")
         caller.join(30)
         assert server.process.wait(30) == 0
     assert refused, "the listener closes first"

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SwiftDBAIPrimitives
 
 /// What a write changes, as its preview saw it: the rows it updates, deletes or inserts (by table
 /// and rowid, triggers and foreign-key actions included), the content those rowids held at that
@@ -35,10 +36,7 @@ public struct ChangeSignature: Sendable, Hashable, Codable {
             for rowID in rowIDs { digest.add(rowID) }
         }
         digest.add(contentDigest)
-        return digest.finalize().map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        return Hexadecimal.string(digest.finalize())
     }
 
     /// The SHA-256 of the current content of the given rows (missing rows count as missing).

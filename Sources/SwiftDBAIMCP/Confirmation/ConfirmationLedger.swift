@@ -1,5 +1,6 @@
 import Foundation
 import SwiftDBAI
+import SwiftDBAIPrimitives
 
 /// Where a server keeps the confirmation tokens it issued: each single-use, expiring, bound to
 /// one exact write (a fingerprint of its tool, statements and values) and to the rows its
@@ -49,13 +50,11 @@ struct ConfirmationLedgerUnavailable: Error, Sendable, CustomStringConvertible {
     }
 }
 
+/// The confirmation tokens both ledgers issue.
 enum ConfirmationTokens {
-    /// A new token: 128 random bits, hex.
+    /// A new token: 128 random bits, 32 lowercase hexadecimal digits.
     static func random() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in
-            let hex = String(generator.next() as UInt64, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
+        return Hexadecimal.string((0..<16).map { _ in generator.next() as UInt8 })
     }
 }

@@ -231,7 +231,7 @@ public final class DBAIServer: Sendable {
     /// Records that a session over `transport` (`http`, `stdio`) ended after `duration` (with
     /// metrics on).
     package func sessionEnded(after duration: Duration, transport: String = "http") {
-        if configuration.recordsMetrics { OperationMetrics.recordSession(lasting: duration, transport: transport) }
+        metrics?.recordSession(lasting: duration, transport: transport)
     }
 
     /// Closes every database once running statements are done (they were interrupted first, on

@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import MCP
+import Metrics
 import SwiftDBAIMCPKernel
 import SwiftDBAIPrimitives
 
@@ -35,8 +36,13 @@ struct OperationMetrics: RequestObserver {
     final class Instruments: Sendable {
         private let chosenFactory: (any MetricsFactory)?
         private let timers = Mutex<[OperationKey: CoreMetrics.Timer]>([:])
-        private let bytes = Mutex<[String: Counter]>([:])
-        private let rows = Mutex<[String: Counter]>([:])
+        /// The counters, by name and their one label's value.
+        private let counters = Mutex<[CounterKey: Counter]>([:])
+
+        private struct CounterKey: Hashable {
+            let label: String
+            let value: String
+        }
 
         init(factory: (any MetricsFactory)?) {
             chosenFactory = factory
@@ -60,22 +66,23 @@ struct OperationMetrics: RequestObserver {
             }
         }
 
-        func bytesCounter(method: String) -> Counter {
-            bytes.withLock { counters in
-                if let counter = counters[method] { return counter }
-                let counter = Counter(label: OperationMetrics.bytesReturned, dimensions: [("mcp.method.name", method)], factory: factory)
-                counters[method] = counter
+        /// The counter `label` with its one dimension set to `value`.
+        func counter(_ label: String, _ dimension: String, _ value: String) -> Counter {
+            counters.withLock { counters in
+                let key = CounterKey(label: label, value: value)
+                if let counter = counters[key] { return counter }
+                let counter = Counter(label: label, dimensions: [(dimension, value)], factory: factory)
+                counters[key] = counter
                 return counter
             }
         }
 
-        func rowsCounter(tool: String) -> Counter {
-            rows.withLock { counters in
-                if let counter = counters[tool] { return counter }
-                let counter = Counter(label: OperationMetrics.rowsReturned, dimensions: [("gen_ai.tool.name", tool)], factory: factory)
-                counters[tool] = counter
-                return counter
-            }
+        /// Records a session's whole life, over `transport` (sessions are few: not kept).
+        func recordSession(lasting duration: Duration, transport: String) {
+            CoreMetrics.Timer(
+                label: OperationMetrics.sessionDuration, dimensions: [("network.transport", transport)], preferredDisplayUnit: .seconds,
+                factory: factory
+            ).record(duration: duration)
         }
     }
 
@@ -106,9 +113,8 @@ struct OperationMetrics: RequestObserver {
     }
 
     /// Records a session's whole life, over `transport` (`http` or `stdio`).
-    static func recordSession(lasting duration: Duration, transport: String) {
-        CoreMetrics.Timer(label: sessionDuration, dimensions: [("network.transport", transport)], preferredDisplayUnit: .seconds)
-            .recordNanoseconds(duration.nanoseconds)
+    func recordSession(lasting duration: Duration, transport: String) {
+        instruments.recordSession(lasting: duration, transport: transport)
     }
 
     struct Operation: ObservedRequest {
@@ -134,23 +140,13 @@ struct OperationMetrics: RequestObserver {
                 let code = ProtocolError.from(error).code
                 errorType = (-32_768 ... -32_000).contains(code) ? String(code) : "_OTHER"
             }
-            instruments.timer(OperationKey(method: method, tool: tool, errorType: errorType)).recordNanoseconds(elapsed.nanoseconds)
+            instruments.timer(OperationKey(method: method, tool: tool, errorType: errorType)).record(duration: elapsed)
             if responseBytes > 0 {
-                instruments.bytesCounter(method: method).increment(by: responseBytes)
+                instruments.counter(OperationMetrics.bytesReturned, "mcp.method.name", method).increment(by: responseBytes)
             }
-            if let rows, rows > 0, responseBytes > 0, let tool {
-                instruments.rowsCounter(tool: tool).increment(by: rows)
+            if let rows, rows > 0, let tool {
+                instruments.counter(OperationMetrics.rowsReturned, "gen_ai.tool.name", tool).increment(by: rows)
             }
         }
-    }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds (saturating).
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return seconds < 0 ? .min : .max }
-        return product.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
     }
 }
