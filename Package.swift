@@ -38,6 +38,12 @@ let package = Package(
         // which serves them in the Prometheus text format.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Traces (a span per request, per SQLite statement, per model call), through the
+        // swift-distributed-tracing API; `dbai-mcp` bootstraps swift-otel's OTLP/HTTP exporter for
+        // them, its metrics and its logs when the standard OTEL_EXPORTER_OTLP_* variables are set.
+        // OTLP/HTTP only: the gRPC trait would link grpc-swift and HTTP/2.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
         // `swift package generate-documentation --target SwiftDBAI` (and `--target SwiftDBAIChat`,
         // `--target SwiftDBAIMCP`): the Documentation.docc catalog of each.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -65,13 +71,19 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // SHA-256 of a write's rows (a confirmation's signature, checked by any replica).
                 .product(name: "Crypto", package: "swift-crypto"),
+                // A span per statement when the caller traces (the API only: no exporter).
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // Questions in plain language: the ChatEngine, its rewrite pipeline and prompts, and the
         // language-model providers. The core library stays the safe executor without them.
         .target(
             name: "SwiftDBAIChat",
-            dependencies: ["SwiftDBAI", "SwiftDBAIPrimitives"]
+            dependencies: [
+                "SwiftDBAI", "SwiftDBAIPrimitives",
+                // A span per language-model call (the gen_ai conventions) when the caller traces.
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
         ),
         // The language models' HTTP transport on AsyncHTTPClient, kept out of the core library so
         // that it links neither NIO nor FoundationNetworking.
@@ -110,6 +122,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             // The result view's source; Scripts/embed-view writes it into ResultViewDocument.swift,
             // so that the binary carries it without a resource bundle.
@@ -142,6 +155,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -166,6 +180,9 @@ let package = Package(
                 .target(name: "CStaticBinarySupport", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "OTel", package: "swift-otel"),
             ]
         ),
         // Fresh databases for the tests of every module.
@@ -232,6 +249,7 @@ let package = Package(
             dependencies: [
                 "SwiftDBAIMCP", "SwiftDBAIMCPKernel", "SwiftDBAIMCPKernelTestSupport", "SwiftDBAIChat", "SwiftDBAIPrimitives",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
     ],

@@ -9,6 +9,8 @@ extension HTTPField.Name {
     static let mcpMethod = known("Mcp-Method")
     /// A 2026-07-28 request's tool, prompt or resource, repeated from its body (`Mcp-Name`).
     static let mcpName = known("Mcp-Name")
+    /// The W3C trace context of the request (`traceparent`).
+    static let traceparent = known("traceparent")
     /// Asks nginx not to buffer a stream of server-sent events.
     static let accelBuffering = known("X-Accel-Buffering")
 

@@ -31,31 +31,41 @@ public struct PrometheusEndpoint: Sendable {
     /// The endpoint swift-metrics reports to, once bootstrapped.
     private static let bootstrapped = Mutex<PrometheusEndpoint?>(nil)
 
-    /// Makes swift-metrics report to a new registry, and returns its endpoint; later calls return
-    /// the same endpoint (swift-metrics is bootstrapped once per process).
-    public static func bootstrap(logger: Logger = Logger(label: "dbai-mcp")) -> PrometheusEndpoint {
+    /// Makes swift-metrics report to a new registry (and to `other` as well, an OTLP exporter's
+    /// factory), and returns its endpoint; later calls return the same endpoint (swift-metrics
+    /// is bootstrapped once per process).
+    public static func bootstrap(
+        logger: Logger = Logger(label: "dbai-mcp"), alongside other: (any MetricsFactory)? = nil
+    ) -> PrometheusEndpoint {
         bootstrapped.withLock { endpoint in
             if let endpoint { return endpoint }
-            let made = makeAndBootstrap(logger: logger)
+            let made = makeAndBootstrap(logger: logger, alongside: other)
             endpoint = made
             return made
         }
     }
 
-    private static func makeAndBootstrap(logger: Logger) -> PrometheusEndpoint {
+    /// The bounds of the duration histograms' buckets: calls take microseconds to seconds; the
+    /// statement timeout caps them (10 s by default); sessions last up to hours.
+    public static let durationBuckets: [Duration] = [
+        .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .microseconds(2_500),
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+        .milliseconds(500), .seconds(1), .milliseconds(2_500), .seconds(5), .seconds(10), .seconds(30), .seconds(60),
+        .seconds(300), .seconds(1_800), .seconds(3_600),
+    ]
+
+    private static func makeAndBootstrap(logger: Logger, alongside other: (any MetricsFactory)?) -> PrometheusEndpoint {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.nameAndLabelSanitizer = { name, labels in
             (prometheusName(name, seconds: name.hasSuffix(".duration")), labels.map { (prometheusName($0.0, seconds: false), $0.1) })
         }
-        // Calls take microseconds to seconds; the statement timeout caps them (10 s by default).
-        factory.defaultDurationHistogramBuckets = [
-            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .microseconds(2_500),
-            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
-            .milliseconds(500), .seconds(1), .milliseconds(2_500), .seconds(5), .seconds(10), .seconds(30), .seconds(60),
-            .seconds(300), .seconds(1_800), .seconds(3_600),
-        ]
-        MetricsSystem.bootstrap(factory)
+        factory.defaultDurationHistogramBuckets = durationBuckets
+        if let other {
+            MetricsSystem.bootstrap(MultiplexMetricsHandler(factories: [factory, other]))
+        } else {
+            MetricsSystem.bootstrap(factory)
+        }
         return PrometheusEndpoint(registry: registry, logger: logger)
     }
 

@@ -4,6 +4,7 @@ import Logging
 import MCP
 import SwiftDBAIMCP
 import SwiftDBAIPrimitives
+import Tracing
 import SwiftDBAIMCPKernel
 
 /// MCP Streamable HTTP (specification 2025-11-25, and 2026-07-28's stateless requests), independent
@@ -132,6 +133,22 @@ package actor StreamableHTTPEndpoint {
     /// A POST: parsed, and served when stateless, outside the actor (concurrent clients do not
     /// queue behind each other); a session's messages go through the actor.
     package nonisolated func post(_ request: HTTPExchangeRequest) async -> HTTPReply {
+        // A traced server continues the HTTP request's trace (its `traceparent` header): the
+        // parent of its MCP spans when their `_meta` names none, linked otherwise.
+        guard server.configuration.tracesRequests, request.header(.traceparent) != nil else { return await served(request) }
+        var context = ServiceContext.current ?? .topLevel
+        InstrumentationSystem.instrument.extract(request, into: &context, using: HeaderExtractor())
+        return await ServiceContext.withValue(context) { await served(request) }
+    }
+
+    /// Reads the trace context headers (`traceparent`, `tracestate`, `baggage`) of a request.
+    private struct HeaderExtractor: Extractor {
+        func extract(key: String, from carrier: HTTPExchangeRequest) -> String? {
+            HTTPField.Name(key).flatMap(carrier.header)
+        }
+    }
+
+    private nonisolated func served(_ request: HTTPExchangeRequest) async -> HTTPReply {
         let contentType = request.header(.contentType)?.split(separator: ";").first
             .map { HTTPText.lowercased(HTTPText.trimmed($0)) }
         guard contentType == "application/json" else {
@@ -247,7 +264,7 @@ package actor StreamableHTTPEndpoint {
         let sessionID = Self.newSessionID()
         let session = Session(
             streams: HTTPSessionStreams(logger: logger, origin: origin(of: request, session: sessionID)),
-            dispatcher: server.sessionDispatcher(), owner: request.caller)
+            dispatcher: server.sessionDispatcher(transport: .tcp, sessionID: sessionID), owner: request.caller)
         sessions[sessionID] = session
         logger.info("Session \(sessionID.prefix(8))… opened (\(sessions.count) open)")
         Task { await self.watch(sessionID, session: session) }

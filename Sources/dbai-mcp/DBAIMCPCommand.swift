@@ -1,12 +1,14 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Metrics
 import SwiftDBAI
 import SwiftDBAIChat
 import SwiftDBAIAsyncHTTPClient
 import SwiftDBAIMCP
 import SwiftDBAIMCPHTTP
 import SwiftDBAIOAuth
+import Tracing
 
 /// `dbai-mcp`: flags → configuration → server. No other logic lives here. Each option is parsed
 /// once, into its type, by ArgumentParser (a transform or `ExpressibleByArgument`); `validate()`
@@ -247,6 +249,10 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         valueName: "host:port"))
     var metricsAddress: String?
 
+    @Flag(name: .customLong("trace-sql-values"), help: ArgumentHelp(
+        "With OpenTelemetry on (OTEL_EXPORTER_OTLP_ENDPOINT), put each SQLite statement's text as written and its arguments in its span; by default literals are replaced by ? and arguments left out."))
+    var traceSQLValues = false
+
     @Option(name: .customLong("drain-delay"), help: ArgumentHelp(
         "With --http: on SIGTERM, keep listening and answering this many seconds while /readyz says draining (for balancers that probe it), then close the listener and finish the calls in flight.",
         valueName: "seconds"))
@@ -328,18 +334,59 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data(try DBAIManifest.json().utf8))
             return
         }
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let telemetry = try bootstrapTelemetry()
         let server: DBAIServer
         let httpOptions: HTTPServeOptions?
         do {
             let metadata = try self.metadata.map { path in try DatasetteMetadata.load(path: path) }
             httpOptions = try self.httpOptions(masksColumns: metadata?.masksColumns ?? false)
-            server = try DBAIServer(configuration: try serverConfiguration(metadata: metadata))
+            var configuration = try serverConfiguration(metadata: metadata)
+            configuration.recordsMetrics = metricsAddress != nil || telemetry?.metricsFactory != nil
+            configuration.tracesRequests = telemetry?.tracer != nil
+            configuration.tracesSQLValues = traceSQLValues
+            server = try DBAIServer(configuration: configuration)
         } catch {
             throw Self.fail(error)
         }
+        let exporting = OpenTelemetryExport.start(telemetry?.services ?? [])
+        do {
+            try await serve(server, httpOptions: httpOptions, otlpMetrics: telemetry?.metricsFactory)
+        } catch {
+            await exporting?.finish()
+            throw error
+        }
+        await exporting?.finish()
+    }
+
+    /// Bootstraps logging, and OpenTelemetry when the environment turns it on
+    /// (``OpenTelemetryExport``); returns its backends, nil when it is off.
+    ///
+    /// - Throws: exit 1 for a configuration swift-otel refuses, or a console exporter over stdio.
+    private func bootstrapTelemetry() throws -> OpenTelemetryExport.Backends? {
+        let environment = ProcessInfo.processInfo.environment
+        let export = OpenTelemetryExport(environment: environment)
+        guard export.isOn else {
+            OpenTelemetryExport.bootstrapLogging(nil)
+            return nil
+        }
+        if http == nil, let conflict = OpenTelemetryExport.stdioConflict(environment: environment) {
+            throw Self.fail(conflict)
+        }
+        let backends: OpenTelemetryExport.Backends
+        do {
+            backends = try export.makeBackends(durationBuckets: PrometheusEndpoint.durationBuckets)
+        } catch {
+            throw Self.fail("OpenTelemetry: \(error)")
+        }
+        OpenTelemetryExport.bootstrapLogging(backends)
+        if let tracer = backends.tracer { InstrumentationSystem.bootstrap(tracer) }
+        return backends
+    }
+
+    /// Serves until the server stops (end of input, a signal, a drain).
+    private func serve(_ server: DBAIServer, httpOptions: HTTPServeOptions?, otlpMetrics: (any MetricsFactory)?) async throws {
         let signals = [SIGTERM, SIGINT, SIGHUP]
-        let metricsListener = try await startMetrics()
+        let metricsListener = try await startMetrics(alongside: otlpMetrics)
         defer { metricsListener?.cancel() }
         let warmUp = llmWarmUp ? Task { await server.warmUpLanguageModel() } : nil
         defer { warmUp?.cancel() }
@@ -366,20 +413,24 @@ struct DBAIMCPCommand: AsyncParsableCommand {
         }
     }
 
-    /// `--metrics`: swift-metrics reports to Prometheus, served on a listener of its own (a task,
-    /// ended when the server stops), bound before the server serves anything; nil without the
-    /// flag.
+    /// `--metrics`: swift-metrics reports to Prometheus (and to the OTLP exporter, when metrics
+    /// are exported), served on a listener of its own (a task, ended when the server stops), bound
+    /// before the server serves anything; nil without the flag (swift-metrics then reports to the
+    /// OTLP exporter alone, if any).
     ///
     /// - Throws: exit 1 when the address is malformed or cannot be bound.
-    private func startMetrics() async throws -> Task<Void, Never>? {
-        guard let metricsAddress else { return nil }
+    private func startMetrics(alongside otlpMetrics: (any MetricsFactory)?) async throws -> Task<Void, Never>? {
+        guard let metricsAddress else {
+            if let otlpMetrics { MetricsSystem.bootstrap(otlpMetrics) }
+            return nil
+        }
         let address: HTTPListenAddress
         do {
             address = try HTTPListenAddress(parsing: metricsAddress)
         } catch {
             throw Self.fail("--metrics \(metricsAddress): give HOST:PORT, for example 127.0.0.1:9464.")
         }
-        let endpoint = PrometheusEndpoint.bootstrap()
+        let endpoint = PrometheusEndpoint.bootstrap(alongside: otlpMetrics)
         let (started, starting) = AsyncStream<String?>.makeStream()
         let task = Task {
             do {
@@ -445,7 +496,6 @@ struct DBAIMCPCommand: AsyncParsableCommand {
                 directory: directory, timeToLive: .seconds(conversationTTL.flatMap(Self.seconds) ?? 7 * 24 * 3600))
         }
         configuration.stateSecretFile = stateSecretFile
-        configuration.recordsMetrics = metricsAddress != nil
         configuration.audit = auditLog.map { path in
             AuditSettings(
                 path: path, recordsReads: auditReads, redactsValues: auditRedactValues, maxBytes: auditLogMaxMB.map { $0 << 20 })

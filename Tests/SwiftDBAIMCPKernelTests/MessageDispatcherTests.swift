@@ -210,6 +210,7 @@ struct MessageDispatcherTests {
         let ended = observer.ended.withLock { $0 }
         #expect(observer.begun.withLock { $0 } == ["tools/call", "tools/call", "nope/nothing", "tools/call"])
         #expect(ended.sorted() == ["cancelled", "error -32600", "error -32601", "result"].sorted())
+        #expect(observer.ran.withLock { $0 } == ["1", "3"], "the handlers of the requests that ran, not of the refused ones")
         #expect(try await harness.inner.sentMessages().map { $0["id"] } == [1, 2, 3])
     }
 
@@ -288,13 +289,22 @@ final class RecordingObserver: RequestObserver {
     let begun = Mutex<[String]>([])
     let ended = Mutex<[String]>([])
 
-    func begin(method: String, params: [String: Value]) -> any ObservedRequest {
-        begun.withLock { $0.append(method) }
-        return Observed(observer: self)
+    /// The ids of the requests whose handlers ran inside their observation.
+    let ran = Mutex<[String]>([])
+
+    func begin(_ request: ArrivingRequest) -> any ObservedRequest {
+        begun.withLock { $0.append(request.method) }
+        return Observed(observer: self, id: request.id.replyText)
     }
 
     struct Observed: ObservedRequest {
         let observer: RecordingObserver
+        let id: String
+
+        func during(_ handler: @Sendable () async throws -> Value) async throws -> Value {
+            observer.ran.withLock { $0.append(id) }
+            return try await handler()
+        }
 
         func end(_ outcome: Result<Value, any Error>?, responseBytes: Int) {
             let text: String

@@ -15,13 +15,13 @@ struct OperationMetricsTests {
     func series() throws {
         let factory = TestMetrics()
         let metrics = OperationMetrics(toolNames: ["query"], factory: factory)
-        metrics.begin(method: "tools/call", params: Self.call("query")).end(
+        metrics.begin(ArrivingRequest(id: 1, method: "tools/call", params: Self.call("query"))).end(
             .success(["structuredContent": ["rows": [[1], [2], [3]]]]), responseBytes: 120)
-        metrics.begin(method: "tools/call", params: Self.call("query")).end(.success(["isError": true]), responseBytes: 80)
-        metrics.begin(method: "tools/call", params: Self.call("made_up_by_a_client")).end(
+        metrics.begin(ArrivingRequest(id: 1, method: "tools/call", params: Self.call("query"))).end(.success(["isError": true]), responseBytes: 80)
+        metrics.begin(ArrivingRequest(id: 1, method: "tools/call", params: Self.call("made_up_by_a_client"))).end(
             .failure(ProtocolError.invalidParams("Invalid params: no such tool")), responseBytes: 90)
-        metrics.begin(method: "tools/call", params: Self.call("query")).end(nil, responseBytes: 0)
-        metrics.begin(method: "invented/method", params: [:]).end(.failure(ProtocolError.methodNotFound("invented/method", revision: "2025-11-25")), responseBytes: 70)
+        metrics.begin(ArrivingRequest(id: 1, method: "tools/call", params: Self.call("query"))).end(nil, responseBytes: 0)
+        metrics.begin(ArrivingRequest(id: 1, method: "invented/method", params: [:])).end(.failure(ProtocolError.methodNotFound("invented/method", revision: "2025-11-25")), responseBytes: 70)
 
         let label = OperationMetrics.operationDuration
         #expect(try factory.expectTimer(label, [("mcp.method.name", "tools/call"), ("gen_ai.tool.name", "query")]).values.count == 1)
@@ -41,7 +41,7 @@ struct OperationMetricsTests {
     func reuse() throws {
         let factory = CountingFactory()
         let metrics = OperationMetrics(toolNames: ["query"], factory: factory)
-        for _ in 0..<3 { metrics.begin(method: "ping", params: [:]).end(.success([:]), responseBytes: 30) }
+        for _ in 0..<3 { metrics.begin(ArrivingRequest(id: 1, method: "ping", params: [:])).end(.success([:]), responseBytes: 30) }
         #expect(try factory.test.expectTimer(OperationMetrics.operationDuration, [("mcp.method.name", "ping")]).values.count == 3)
         #expect(factory.made.withLock { $0 } == ["timer": 1, "counter": 1])
     }
@@ -51,7 +51,7 @@ struct OperationMetricsTests {
         let metrics = OperationMetrics(toolNames: ["query"])
         let factory = TestMetrics()
         withMetricsFactory(factory) {
-            metrics.begin(method: "ping", params: [:]).end(.success([:]), responseBytes: 30)
+            metrics.begin(ArrivingRequest(id: 1, method: "ping", params: [:])).end(.success([:]), responseBytes: 30)
         }
         #expect(try factory.expectTimer(OperationMetrics.operationDuration, [("mcp.method.name", "ping")]).values.count == 1)
     }

@@ -56,10 +56,13 @@ extension SQLExecutor {
         _ sql: String, arguments: SQLArguments, reader: ResultReader, after position: ResultPosition? = nil
     ) async throws(SwiftDBAIError) -> QueryResult {
         let deadline = StatementDeadline(timeout: limits.timeout)
+        let span = StatementSpan.start(
+            [BoundStatement(sql: sql, arguments: arguments)], operation: .select, table: nil, database: databaseName)
         do {
-            return try await reading { db in
+            let result = try await reading { db in
                 try deadline.armed(on: db.sqliteConnection) {
                     let statement = try self.authorized(sql, in: db)
+                    span?.name(after: statement)
                     try Self.requireRead(statement, arguments: arguments)
                     var reader = reader
                     reader.omittedColumns = statement.hiddenResultColumns
@@ -75,8 +78,12 @@ extension SQLExecutor {
                     return result
                 }
             }
+            span?.end(returnedRows: result.rowCount)
+            return result
         } catch {
-            throw mapped(error, deadline: deadline)
+            let failure = mapped(error, deadline: deadline)
+            span?.end(failure)
+            throw failure
         }
     }
 

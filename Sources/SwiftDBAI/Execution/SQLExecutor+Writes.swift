@@ -180,6 +180,9 @@ extension SQLExecutor {
         }
         let mainOperation = classified[0].operation
         let deadline = StatementDeadline(timeout: limits.timeout)
+        let tables = Set(classified.flatMap(\.tablesWritten.keys))
+        let span = StatementSpan.start(
+            statements, operation: mainOperation, table: tables.count == 1 ? tables.first : nil, database: databaseName)
         let prepared = Mutex<JournaledWrite?>(nil)
         let result: Result<MutationResult, SwiftDBAIError>
         do {
@@ -206,6 +209,10 @@ extension SQLExecutor {
             let failure = mapped(error, deadline: deadline)
             journaling?.journal.writeDidRollBack(statements, prepared: prepared.withLock { $0 }, error: failure)
             result = .failure(failure)
+        }
+        switch result {
+        case .success(let mutation): span?.end(affectedRows: mutation.rowsAffected)
+        case .failure(let error): span?.end(error)
         }
         for statement in classified {
             switch result {

@@ -171,6 +171,11 @@ public final class SQLExecutor: Sendable {
         return SQLExecutor(sharing: self, policy: policy, delegate: delegate, journal: journal)
     }
 
+    /// The database's name in traces (`db.namespace`): its file's name.
+    var databaseName: String {
+        writer.path.split(separator: "/").last.map(String.init) ?? writer.path
+    }
+
     /// Interrupts every statement running now (reads and writes); interrupted writes roll back.
     /// For a prompt shutdown: the calls waiting on them fail with ``SwiftDBAIError/cancelled``.
     public func interruptAll() {

@@ -412,12 +412,15 @@ public actor ChatEngine {
         if request.timeout == nil, !readPrompts.contains(system) {
             request.timeout = configuration.firstRequestTimeout
         }
+        let span = ModelCallSpan.start(request, to: model)
         do {
             let response = try await model.respond(to: request)
+            span?.end(response)
             meter.record(response)
             readPrompts.insert(system)
             return response
         } catch {
+            span?.end(error)
             throw .model(error)
         }
     }

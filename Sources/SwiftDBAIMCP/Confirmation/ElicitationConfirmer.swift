@@ -42,9 +42,13 @@ struct ElicitationConfirmer: SQLExecutionDelegate {
         message += Self.message(
             request.statements, operation: request.statement.operation, preview: request.preview,
             note: request.changeSincePreviousConfirmation?.description)
+        let span = ConfirmationSpan.start(.elicitation, operation: request.statement.operation)
         do {
-            return try await elicit(message) == .confirmed
+            let confirmed = try await elicit(message) == .confirmed
+            span?.end(confirmed ? .accepted : .declined)
+            return confirmed
         } catch {
+            span?.end(.failed)
             if !(error is CancellationError) { failure.withLock { $0 = "\(error)" } }
             return false
         }

@@ -62,22 +62,30 @@ struct WriteConfirmationFlow: Sendable {
         var changed: SwiftDBAIError?
         if let token {
             audit?.beginWrite(statements, confirmation: .token)
+            let span = ConfirmationSpan.start(.token, operation: operation)
             switch try await Self.ledger { () throws(ConfirmationLedgerUnavailable) in try await tokens.redeem(token, for: fingerprint) } {
             case .success(let signature):
                 do {
-                    return try await execute(statements, operation: operation, confirmed: true, matching: signature, confirmation: .token)
+                    let output = try await execute(
+                        statements, operation: operation, confirmed: true, matching: signature, confirmation: .token)
+                    span?.end(.accepted)
+                    return output
                 } catch .changedSincePreview(let previewed, let now) {
+                    span?.end(.rowsChanged)
                     changed = .changedSincePreview(previewedRows: previewed, rowsNow: now)
                 }
             case .failure(let refusal):
+                span?.end(.refused)
                 throw ToolCallError(Self.message(for: refusal, tool: tool), code: .invalidConfirmationToken)
             }
         }
         guard let elicit else {
+            let span = token == nil ? ConfirmationSpan.start(.token, operation: operation) : nil
             let preview = try await executor.preview(statements, expecting: operation, maxRows: previewRowCount)
             let issued = try await Self.ledger { () throws(ConfirmationLedgerUnavailable) in
                 try await tokens.issue(for: fingerprint, signature: preview.signature)
             }
+            span?.end(.asked)
             audit?.beginWrite(statements, confirmation: .token)
             audit?.awaitConfirmation()
             return confirmationRequest(token: issued, tool: tool, operation: operation, preview: preview, changed: changed)
@@ -107,6 +115,10 @@ struct WriteConfirmationFlow: Sendable {
     ) async throws -> ToolOutput {
         var changedNote: String?
         audit?.beginWrite(statements, confirmation: .retry)
+        let span = ConfirmationSpan.start(.requestState, operation: operation)
+        // Refused unless it ends otherwise (a state that does not verify throws).
+        var outcome = ConfirmationSpan.Outcome.refused
+        defer { span?.end(outcome) }
         if let claim = try roundTrip.claim(fingerprint: fingerprint), let response = roundTrip.response {
             let redeemed = try await Self.ledger { () throws(ConfirmationLedgerUnavailable) in
                 try await tokens.redeem(claim.token, for: fingerprint)
@@ -125,6 +137,7 @@ struct WriteConfirmationFlow: Sendable {
                         + "Nothing was changed; call the tool again without requestState for a new preview.")
             }
             guard response == .accepted else {
+                outcome = .declined
                 throw ToolCallError(
                     "The user did not confirm the \(operation.sqlKeyword); nothing was changed.", code: .confirmationDeclined)
             }
@@ -132,10 +145,14 @@ struct WriteConfirmationFlow: Sendable {
                 throw ProtocolError.invalidParams("Invalid params: requestState does not match the preview it was issued with; nothing was changed.")
             }
             do {
+                outcome = .accepted
                 return try await execute(statements, operation: operation, confirmed: true, matching: signature, confirmation: .retry)
             } catch .changedSincePreview(let previewed, let now) {
                 changedNote = SwiftDBAIError.changedSincePreview(previewedRows: previewed, rowsNow: now).description
             }
+            outcome = .rowsChanged
+        } else {
+            outcome = .asked
         }
         let preview = try await executor.preview(statements, expecting: operation, maxRows: previewRowCount)
         let issued = try await Self.ledger { () throws(ConfirmationLedgerUnavailable) in

@@ -4,6 +4,7 @@ import MCP
 import SwiftDBAI
 import SwiftDBAIChat
 import SwiftDBAIPrimitives
+import Tracing
 import SwiftDBAIMCPKernel
 
 /// The `dbai-mcp` server: the database tools, resources and confirmation flow over MCP.
@@ -43,6 +44,8 @@ public final class DBAIServer: Sendable {
     /// The metrics of each request (`recordsMetrics`), shared by every dispatcher; nil records
     /// nothing.
     let metrics: OperationMetrics?
+    /// The tool names clients know, for the labels of metrics and the names of spans.
+    let clientToolNames: Set<String>
     /// Where `ask` conversations outlive the process (`--state-dir`); nil for memory only.
     let conversationArchive: ConversationArchive?
 
@@ -69,8 +72,8 @@ public final class DBAIServer: Sendable {
         registry = ToolRegistry(
             allowlist: configuration.allowlist, naming: configuration.toolNaming,
             cannedQueries: databases.flatMap(\.cannedQueries), databaseNames: databases.map(\.name))
-        metrics = configuration.recordsMetrics ? OperationMetrics(toolNames: Set(
-            registry.enabledTools(ToolAvailability(hasLanguageModel: true, showsApps: true)).map(registry.clientName(of:)))) : nil
+        clientToolNames = Set(registry.enabledTools(ToolAvailability(hasLanguageModel: true, showsApps: true)).map(registry.clientName(of:)))
+        metrics = configuration.recordsMetrics ? OperationMetrics(toolNames: clientToolNames) : nil
     }
 
     /// The conversation archive of `--state-dir`, never one of the served databases.
@@ -129,7 +132,7 @@ public final class DBAIServer: Sendable {
     /// - Throws: an error when the transport cannot start.
     public func run(transport: any Transport, shutdownSignals: [Int32] = []) async throws {
         try await transport.connect()
-        let dispatcher = sessionDispatcher { [databases] _ in
+        let dispatcher = sessionDispatcher(transport: .pipe) { [databases] _ in
             for database in databases { database.executor.interruptAll() }
         }
         let signals = ShutdownSignals(shutdownSignals) { signal in
@@ -138,7 +141,7 @@ public final class DBAIServer: Sendable {
         logger.info("dbai-mcp serving \(databases.map(\.path).joined(separator: ", ")) (\(configuration.allowlist))")
         let opened = ContinuousClock.now
         await dispatcher.serve(transport)
-        sessionEnded(after: .now - opened, transport: "stdio")
+        sessionEnded(after: .now - opened, transport: .pipe)
         signals.cancel()
         await transport.disconnect()
         await closeDatabases()
@@ -210,13 +213,19 @@ public final class DBAIServer: Sendable {
     /// level, conversations and confirmation tokens, over the databases all sessions share.
     /// Stateless requests that arrive on it are served as well.
     ///
-    /// - Parameter onShutdown: called once when the session shuts down early (a signal, an
-    ///   output the client closed), after its calls were cancelled.
-    package func sessionDispatcher(onShutdown: @escaping @Sendable (String) -> Void = { _ in }) -> MessageDispatcher {
+    /// - Parameters:
+    ///   - transport: what carries the session, for its metrics and spans.
+    ///   - sessionID: the HTTP session's id (`mcp.session.id` of its spans).
+    ///   - onShutdown: called once when the session shuts down early (a signal, an output the
+    ///     client closed), after its calls were cancelled.
+    package func sessionDispatcher(
+        transport: NetworkTransport, sessionID: String? = nil, onShutdown: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> MessageDispatcher {
         let session = ClientSession(databases: databases.map(\.name), archive: conversationArchive)
         return MessageDispatcher(
             methods: makeMethods(session: session), session: session.protocolSession,
-            gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger, observer: metrics, onShutdown: onShutdown)
+            gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger,
+            observer: observer(transport: transport, sessionID: sessionID), onShutdown: onShutdown)
     }
 
     /// The dispatcher of stateless (2026-07-28) requests that belong to no session: the
@@ -224,14 +233,33 @@ public final class DBAIServer: Sendable {
     package func statelessDispatcher() -> MessageDispatcher {
         MessageDispatcher(
             methods: makeMethods(session: nil), session: nil,
-            gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger, ordersAcrossScopes: false, observer: metrics)
+            gracePeriod: configuration.limits.timeout + .seconds(1), logger: logger, ordersAcrossScopes: false,
+            observer: observer(transport: .tcp, sessionID: nil))
     }
 
+    /// What watches a dispatcher's requests: the metrics, then the traces, each when on.
+    private func observer(transport: NetworkTransport, sessionID: String?) -> (any RequestObserver)? {
+        var observers: [any RequestObserver] = []
+        if let metrics { observers.append(metrics) }
+        if configuration.tracesRequests {
+            observers.append(OperationTracing(
+                tracer: InstrumentationSystem.tracer, toolNames: clientToolNames, transport: transport.rawValue, sessionID: sessionID,
+                recordsSQLValues: configuration.tracesSQLValues))
+        }
+        return RequestObserverList.combining(observers)
+    }
 
-    /// Records that a session over `transport` (`http`, `stdio`) ended after `duration` (with
-    /// metrics on).
-    package func sessionEnded(after duration: Duration, transport: String = "http") {
-        metrics?.recordSession(lasting: duration, transport: transport)
+    /// What carries a session's messages (`network.transport` in the OpenTelemetry conventions).
+    package enum NetworkTransport: String, Sendable {
+        /// Standard input and output.
+        case pipe
+        /// HTTP.
+        case tcp
+    }
+
+    /// Records that a session over `transport` ended after `duration` (with metrics on).
+    package func sessionEnded(after duration: Duration, transport: NetworkTransport = .tcp) {
+        metrics?.recordSession(lasting: duration, transport: transport.rawValue)
     }
 
     /// Closes every database once running statements are done (they were interrupted first, on

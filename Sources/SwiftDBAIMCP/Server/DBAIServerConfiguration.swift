@@ -61,6 +61,18 @@ public struct DBAIServerConfiguration: Sendable {
     /// returned. False: no metric is made, and a request costs nothing more.
     public var recordsMetrics = false
 
+    /// Traces each request through swift-distributed-tracing (`dbai-mcp` turns it on when an
+    /// OTLP endpoint is set in the environment, and bootstraps swift-otel's tracer): a span per
+    /// request, with the SQLite statements, the model calls of `ask` and the confirmation round
+    /// trip as its children (``OperationTracing``). False: no span is made, and a request costs
+    /// nothing more.
+    public var tracesRequests = false
+
+    /// With ``tracesRequests``, the statements' spans carry their text as written and their
+    /// arguments (`--trace-sql-values`); otherwise literals are replaced by `?` and arguments
+    /// left out.
+    public var tracesSQLValues = false
+
     /// The default SQLite heap limit: 64 MiB.
     public static let defaultSQLiteMemoryLimit = 64 << 20
 

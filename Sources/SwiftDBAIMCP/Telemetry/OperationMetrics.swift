@@ -103,16 +103,17 @@ struct OperationMetrics: RequestObserver {
         "resources/templates/list", "prompts/list", "prompts/get", "completion/complete", "logging/setLevel",
     ]
 
-    func begin(method: String, params: [String: Value]) -> any ObservedRequest {
+    func begin(_ request: ArrivingRequest) -> any ObservedRequest {
+        let method = request.method
         var tool: String?
-        if method == "tools/call", let name = params["name"]?.stringValue {
+        if method == "tools/call", let name = request.params["name"]?.stringValue {
             tool = toolNames.contains(name) ? name : "_OTHER"
         }
         return Operation(
             method: Self.methods.contains(method) ? method : "_OTHER", tool: tool, started: .now, instruments: instruments)
     }
 
-    /// Records a session's whole life, over `transport` (`http` or `stdio`).
+    /// Records a session's whole life, over `transport` (`tcp` for HTTP, `pipe` for stdio, as the conventions name them).
     func recordSession(lasting duration: Duration, transport: String) {
         instruments.recordSession(lasting: duration, transport: transport)
     }

@@ -162,7 +162,8 @@ package actor MessageDispatcher {
     ) async {
         // Refusals before the request runs are operations too (a server stopping is -32603, as
         // its response says).
-        let observation = observer?.begin(method: method, params: params)
+        let observation = observer?.begin(
+            ArrivingRequest(id: id, method: method, params: params, protocolVersion: Self.protocolVersion(prepared, params: params)))
         guard !isShutDown else {
             let stopped = ProtocolError.internalError("The server is stopping, or the session ended: the request was not run.")
             await answer(id, facts: nil, .failure(stopped), channel: channel, observation: observation)
@@ -189,7 +190,8 @@ package actor MessageDispatcher {
             let context = ServedRequest(
                 id: id, method: method, params: params, client: facts, peer: Peer(dispatcher: self, channel: channel, turn: nil))
             do {
-                await answer(id, facts: facts, .success(try await entry.handle(context)), channel: channel, observation: observation)
+                let result = try await Self.handle(context, with: entry, observation: observation)
+                await answer(id, facts: facts, .success(result), channel: channel, observation: observation)
             } catch {
                 await answer(id, facts: facts, .failure(error), channel: channel, observation: observation)
             }
@@ -204,7 +206,7 @@ package actor MessageDispatcher {
                 let outcome: Result<Value, any Error>
                 do {
                     try await turn.begin()
-                    outcome = .success(try await entry.handle(context))
+                    outcome = .success(try await Self.handle(context, with: entry, observation: observation))
                 } catch is CancellationError {
                     // Cancelled by the client (or a shutdown): no response. Otherwise, an error.
                     outcome = .failure(ProtocolError.internalError("Internal error: the request was cancelled by the server."))
@@ -214,6 +216,26 @@ package actor MessageDispatcher {
                 await self.reply(key, serial: serial, id: id, facts: facts, outcome, channel: channel, observation: observation)
             }
             running[key] = Running(serial: serial, task: task, channel: channel)
+        }
+    }
+
+    /// Runs a request's handler, inside its observation when it is watched.
+    private static func handle(
+        _ request: ServedRequest, with entry: MethodTable.Method, observation: (any ObservedRequest)?
+    ) async throws -> Value {
+        guard let observation else { return try await entry.handle(request) }
+        return try await observation.during { try await entry.handle(request) }
+    }
+
+    /// The revision a request is served under, for its observer: its `_meta`'s, or its
+    /// session's; nil before the checks passed.
+    private static func protocolVersion(
+        _ prepared: Result<(ClientFacts, MethodTable.Method), ProtocolError>, params: [String: Value]
+    ) -> String? {
+        guard case .success((let facts, _)) = prepared else { return nil }
+        switch facts.era {
+        case .stateless: return params["_meta"]?.objectValue?[ProtocolRevision.MetaKey.protocolVersion]?.stringValue
+        case .handshake: return facts.session?.client.protocolVersion
         }
     }
 

@@ -1,0 +1,129 @@
+import MCP
+import SwiftDBAIMCPKernel
+import Tracing
+
+/// The server's traces, through swift-distributed-tracing (whichever tracer the process
+/// bootstrapped: swift-otel's OTLP exporter for `dbai-mcp`), after the OpenTelemetry conventions
+/// for MCP: a `SERVER` span per request, named `{mcp.method.name} {gen_ai.tool.name}` (or
+/// `{gen_ai.prompt.name}`; the method alone for a tool the server does not know), with
+/// `mcp.method.name`, `gen_ai.tool.name`, `gen_ai.operation.name` (`execute_tool`),
+/// `jsonrpc.request.id`, `mcp.protocol.version`, `mcp.session.id`, `network.transport`, and on
+/// failure `error.type` (`tool_error` for a result with `isError`, else the JSON-RPC code;
+/// `cancelled` for a request cancelled without a response), `rpc.response.status_code` and an
+/// error status with the JSON-RPC message.
+///
+/// Its parent is the context the client put in `params._meta` (`traceparent`, `tracestate`,
+/// `baggage`, SEP-414); the HTTP request's own context (its `traceparent` header), when there is
+/// one, is then linked, and is the parent when `_meta` carries none. The span is current while
+/// the request's handler runs, so the SQLite statements, the model calls of `ask` and the
+/// confirmation round trip are its children.
+///
+/// A server that does not trace has no such observer: its dispatcher pays a nil check per request.
+struct OperationTracing: RequestObserver {
+    /// Makes the spans and reads the context in `_meta` (the process's bootstrapped tracer).
+    let tracer: any Tracer
+    /// The tool names a span's name may hold; another is named after the method alone.
+    let toolNames: Set<String>
+    /// `network.transport`: `pipe` for stdio, `tcp` for HTTP.
+    let transport: String
+    /// The HTTP session (2025-11-25) the requests belong to; nil for stdio and stateless requests.
+    let sessionID: String?
+    /// True when the statements' spans carry their values (``ServiceContext/recordsSQLValues``).
+    let recordsSQLValues: Bool
+
+    /// The longest client-chosen text (a method, a tool name) put in an attribute.
+    static let maxTextLength = 128
+
+    func begin(_ request: ArrivingRequest) -> any ObservedRequest {
+        let ambient = ServiceContext.current
+        var parent = ambient ?? .topLevel
+        var link: ServiceContext?
+        if case .object(let meta)? = request.params["_meta"], meta["traceparent"] != nil {
+            var carried = ServiceContext.topLevel
+            tracer.extract(meta, into: &carried, using: MetaExtractor())
+            if carried.count > 0 {
+                parent = carried
+                link = ambient
+            }
+        }
+        parent.recordsSQLValues = recordsSQLValues
+        let method = String(request.method.prefix(Self.maxTextLength))
+        var name = method
+        var tool: String?
+        var prompt: String?
+        switch request.method {
+        case "tools/call":
+            tool = request.params["name"]?.stringValue.map { String($0.prefix(Self.maxTextLength)) }
+            if let tool, toolNames.contains(tool) { name += " \(tool)" }
+        case "prompts/get":
+            prompt = request.params["name"]?.stringValue.map { String($0.prefix(Self.maxTextLength)) }
+        default:
+            break
+        }
+        let span: any Span = tracer.startSpan(name, context: parent, ofKind: .server)
+        if span.isRecording {
+            if let link { span.addLink(SpanLink(context: link, attributes: [:])) }
+            span.updateAttributes { attributes in
+                attributes["mcp.method.name"] = method
+                attributes["network.transport"] = transport
+                if let tool {
+                    attributes["gen_ai.tool.name"] = tool
+                    attributes["gen_ai.operation.name"] = "execute_tool"
+                }
+                if let prompt { attributes["gen_ai.prompt.name"] = prompt }
+                if request.method == "resources/read", let uri = request.params["uri"]?.stringValue {
+                    attributes["mcp.resource.uri"] = String(uri.prefix(1_024))
+                }
+                attributes["jsonrpc.request.id"] = request.id.attributeText
+                if let version = request.protocolVersion { attributes["mcp.protocol.version"] = version }
+                if let sessionID { attributes["mcp.session.id"] = sessionID }
+            }
+        }
+        return TracedRequest(span: span)
+    }
+
+    /// The server span of one request.
+    struct TracedRequest: ObservedRequest {
+        let span: any Span
+
+        func during(_ handler: @Sendable () async throws -> Value) async throws -> Value {
+            try await ServiceContext.withValue(span.context) { try await handler() }
+        }
+
+        func end(_ outcome: Result<Value, any Error>?, responseBytes: Int) {
+            switch outcome {
+            case nil:
+                span.attributes["error.type"] = "cancelled"
+                span.setStatus(SpanStatus(code: .error, message: "cancelled without a response"))
+            case .success(let result):
+                if result.objectValue?["isError"] == true {
+                    span.attributes["error.type"] = "tool_error"
+                    span.setStatus(SpanStatus(code: .error))
+                }
+            case .failure(let error):
+                let protocolError = ProtocolError.from(error)
+                span.attributes["error.type"] = String(protocolError.code)
+                span.attributes["rpc.response.status_code"] = String(protocolError.code)
+                span.setStatus(SpanStatus(code: .error, message: protocolError.message))
+            }
+            span.end()
+        }
+    }
+
+    /// Reads `traceparent`, `tracestate` and `baggage` from a request's `_meta`.
+    struct MetaExtractor: Extractor {
+        func extract(key: String, from carrier: [String: Value]) -> String? {
+            carrier[key]?.stringValue
+        }
+    }
+}
+
+extension ID {
+    /// The id as `jsonrpc.request.id` holds it: a string as is, a number in decimal.
+    var attributeText: String {
+        switch self {
+        case .string(let text): String(text.prefix(OperationTracing.maxTextLength))
+        case .number(let number): String(number)
+        }
+    }
+}

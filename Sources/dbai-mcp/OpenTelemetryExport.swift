@@ -1,0 +1,139 @@
+import CoreMetrics
+import Foundation
+import Logging
+import OTel
+import ServiceLifecycle
+import Tracing
+
+/// OpenTelemetry for `dbai-mcp`, through swift-otel's OTLP/HTTP exporter. A signal is on when
+/// `OTEL_EXPORTER_OTLP_ENDPOINT` (every signal) or its own `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`,
+/// `…_METRICS_ENDPOINT` or `…_LOGS_ENDPOINT` is set, unless `OTEL_SDK_DISABLED=true` or its
+/// `OTEL_{TRACES,METRICS,LOGS}_EXPORTER` is `none`; the other standard `OTEL_*` variables
+/// configure it (`OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_TRACES_SAMPLER`,
+/// `OTEL_BSP_SCHEDULE_DELAY`, `OTEL_METRIC_EXPORT_INTERVAL`, `OTEL_EXPORTER_OTLP_HEADERS`, …).
+/// With none set, nothing is bootstrapped and the server makes no span.
+struct OpenTelemetryExport {
+    var traces: Bool
+    var metrics: Bool
+    var logs: Bool
+
+    /// The signals the environment turns on.
+    init(environment: [String: String]) {
+        func isSet(_ key: String) -> Bool {
+            !(environment[key] ?? "").trimmingCharacters(in: .whitespaces).isEmpty
+        }
+        func on(_ signal: String) -> Bool {
+            (isSet("OTEL_EXPORTER_OTLP_ENDPOINT") || isSet("OTEL_EXPORTER_OTLP_\(signal)_ENDPOINT"))
+                && environment["OTEL_\(signal)_EXPORTER"]?.lowercased() != "none"
+        }
+        let disabled = environment["OTEL_SDK_DISABLED"]?.lowercased() == "true"
+        traces = !disabled && on("TRACES")
+        metrics = !disabled && on("METRICS")
+        logs = !disabled && on("LOGS")
+    }
+
+    var isOn: Bool { traces || metrics || logs }
+
+    /// Why the environment cannot be used with the stdio transport, or nil: swift-otel's console
+    /// exporters write to standard output, which carries the protocol there.
+    static func stdioConflict(environment: [String: String]) -> String? {
+        for signal in ["TRACES", "METRICS", "LOGS"] where environment["OTEL_\(signal)_EXPORTER"]?.lowercased() == "console" {
+            return "OTEL_\(signal)_EXPORTER=console writes to standard output, which carries MCP over stdio; "
+                + "use otlp (the default) or run with --http."
+        }
+        return nil
+    }
+
+    /// swift-otel's configuration: the signals on, the service named `dbai-mcp` unless
+    /// `OTEL_SERVICE_NAME` says otherwise, and its own diagnostics on stderr at `warning`.
+    private func configuration(durationBuckets: [Duration]) -> OTel.Configuration {
+        var configuration = OTel.Configuration.default
+        configuration.serviceName = "dbai-mcp"
+        configuration.diagnosticLogger = .custom(Logger(label: "dbai-mcp.otel") { StreamLogHandler.standardError(label: $0) })
+        configuration.diagnosticLogLevel = .warning
+        configuration.traces.enabled = traces
+        configuration.metrics.enabled = metrics
+        configuration.metrics.defaultDurationHistogramBuckets = durationBuckets
+        configuration.logs.enabled = logs
+        return configuration
+    }
+
+    /// What the process reports to: the pieces to bootstrap, and the exporters' service.
+    struct Backends {
+        var tracer: (any Tracer)?
+        var metricsFactory: (any MetricsFactory)?
+        var logHandler: (@Sendable (String) -> any LogHandler)?
+        /// Runs the exporters; shut down gracefully, it sends what is left.
+        var services: [any Service]
+    }
+
+    /// Makes the exporters of the signals on.
+    ///
+    /// - Throws: swift-otel's error for a configuration it cannot use (an unknown exporter, a
+    ///   malformed variable).
+    func makeBackends(durationBuckets: [Duration]) throws -> Backends {
+        let configuration = configuration(durationBuckets: durationBuckets)
+        var backends = Backends(services: [])
+        if traces {
+            let (tracer, service) = try OTel.makeTracingBackend(configuration: configuration)
+            backends.tracer = tracer
+            backends.services.append(service)
+        }
+        if metrics {
+            let (factory, service) = try OTel.makeMetricsBackend(configuration: configuration)
+            backends.metricsFactory = factory
+            backends.services.append(service)
+        }
+        if logs {
+            let (handler, service) = try OTel.makeLoggingBackend(configuration: configuration)
+            backends.logHandler = handler
+            backends.services.append(service)
+        }
+        return backends
+    }
+
+    /// The process's log handlers: standard error, with the current span's `trace_id` and
+    /// `span_id` in each line's metadata when tracing, and the OTLP exporter's handler as well
+    /// when logs are exported (its records carry the span's context).
+    static func bootstrapLogging(_ backends: Backends?) {
+        guard let backends, backends.tracer != nil || backends.logHandler != nil else {
+            LoggingSystem.bootstrap(StreamLogHandler.standardError)
+            return
+        }
+        let provider = OTel.makeLoggingMetadataProvider()
+        let exported = backends.logHandler
+        LoggingSystem.bootstrap({ label, provider in
+            let standardError = StreamLogHandler.standardError(label: label, metadataProvider: provider)
+            guard let exported else { return standardError }
+            return MultiplexLogHandler([standardError, exported(label)])
+        }, metadataProvider: provider)
+    }
+
+    /// Runs the exporters until ``finish(_:)``.
+    static func start(_ services: [any Service]) -> Running? {
+        guard !services.isEmpty else { return nil }
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+            logger: Logger(label: "dbai-mcp.otel")))
+        return Running(group: group, task: Task { try? await group.run() })
+    }
+
+    struct Running {
+        let group: ServiceGroup
+        let task: Task<Void, Never>
+
+        /// Sends what is left (spans of the last requests, the metrics' last values) and stops
+        /// the exporters: at most `limit`, so that a collector that does not answer does not hold
+        /// the process.
+        func finish(within limit: Duration = .seconds(5)) async {
+            await group.triggerGracefulShutdown()
+            let task = task
+            let deadline = Task {
+                try? await Task.sleep(for: limit)
+                task.cancel()
+            }
+            await task.value
+            deadline.cancel()
+        }
+    }
+}
