@@ -17,7 +17,7 @@ enum HelpSections {
             "--llm-candidates", "--llm-candidate-sampling", "--llm-context", "--llm-rewrites", "--llm-examples",
             "--llm-sql-output", "--llm-summary",
         ]),
-        ("HTTP", ["--http", "--auth-token-env", "--allow-origin", "--max-sessions", "--session-idle-timeout", "--max-request-bytes", "--drain-delay", "--metrics"]),
+        ("HTTP", ["--http", "--auth-token-env", "--allow-origin", "--max-sessions", "--session-idle-timeout", "--max-request-bytes", "--drain-delay", "--metrics", "--trace-sql-values"]),
         ("SIGN-IN (OAuth)", ["--oauth-issuer", "--public-url", "--oauth-introspection-client-env", "--oauth-token-type"]),
         ("TOOLS AND VIEW", ["--tool-prefix", "--no-ui"]),
         ("OPTIONS", ["--version", "--help"]),
