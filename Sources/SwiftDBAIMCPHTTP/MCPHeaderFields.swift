@@ -11,6 +11,8 @@ extension HTTPField.Name {
     static let mcpName = known("Mcp-Name")
     /// The W3C trace context of the request (`traceparent`).
     static let traceparent = known("traceparent")
+    /// The vendors' part of the request's trace context (`tracestate`).
+    static let tracestate = known("tracestate")
     /// Asks nginx not to buffer a stream of server-sent events.
     static let accelBuffering = known("X-Accel-Buffering")
 

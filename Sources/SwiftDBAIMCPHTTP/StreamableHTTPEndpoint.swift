@@ -135,17 +135,12 @@ package actor StreamableHTTPEndpoint {
     package nonisolated func post(_ request: HTTPExchangeRequest) async -> HTTPReply {
         // A traced server continues the HTTP request's trace (its `traceparent` header): the
         // parent of its MCP spans when their `_meta` names none, linked otherwise.
-        guard server.configuration.tracesRequests, request.header(.traceparent) != nil else { return await served(request) }
+        guard server.configuration.tracesRequests,
+              let carrier = TraceCarrier(traceparent: request.header(.traceparent), tracestate: request.header(.tracestate))
+        else { return await served(request) }
         var context = ServiceContext.current ?? .topLevel
-        InstrumentationSystem.instrument.extract(request, into: &context, using: HeaderExtractor())
+        carrier.extract(into: &context, using: InstrumentationSystem.instrument)
         return await ServiceContext.withValue(context) { await served(request) }
-    }
-
-    /// Reads the trace context headers (`traceparent`, `tracestate`, `baggage`) of a request.
-    private struct HeaderExtractor: Extractor {
-        func extract(key: String, from carrier: HTTPExchangeRequest) -> String? {
-            HTTPField.Name(key).flatMap(carrier.header)
-        }
     }
 
     private nonisolated func served(_ request: HTTPExchangeRequest) async -> HTTPReply {

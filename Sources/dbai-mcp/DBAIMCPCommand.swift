@@ -361,7 +361,7 @@ struct DBAIMCPCommand: AsyncParsableCommand {
     /// Bootstraps logging, and OpenTelemetry when the environment turns it on
     /// (``OpenTelemetryExport``); returns its backends, nil when it is off.
     ///
-    /// - Throws: exit 1 for a configuration swift-otel refuses, or a console exporter over stdio.
+    /// - Throws: exit 1 for a configuration swift-otel cannot use (``OpenTelemetryExport/refusal(environment:overStdio:)``).
     private func bootstrapTelemetry() throws -> OpenTelemetryExport.Backends? {
         let environment = ProcessInfo.processInfo.environment
         let export = OpenTelemetryExport(environment: environment)
@@ -369,8 +369,13 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             OpenTelemetryExport.bootstrapLogging(nil)
             return nil
         }
-        if http == nil, let conflict = OpenTelemetryExport.stdioConflict(environment: environment) {
-            throw Self.fail(conflict)
+        if let refusal = OpenTelemetryExport.refusal(environment: environment, overStdio: http == nil) {
+            throw Self.fail(refusal)
+        }
+        if let propagators = OpenTelemetryExport.usablePropagators(environment) {
+            // swift-otel reads the variable itself (and stops the process on `baggage`); nothing
+            // else runs yet.
+            setenv("OTEL_PROPAGATORS", propagators, 1)
         }
         let backends: OpenTelemetryExport.Backends
         do {
@@ -379,6 +384,10 @@ struct DBAIMCPCommand: AsyncParsableCommand {
             throw Self.fail("OpenTelemetry: \(error)")
         }
         OpenTelemetryExport.bootstrapLogging(backends)
+        if OpenTelemetryExport.usablePropagators(environment) != nil {
+            Logger(label: "dbai-mcp.otel").warning(
+                "OTEL_PROPAGATORS: baggage is not propagated (swift-otel has no baggage propagator); trace context is.")
+        }
         if let tracer = backends.tracer { InstrumentationSystem.bootstrap(tracer) }
         return backends
     }

@@ -34,14 +34,50 @@ struct OpenTelemetryExport {
 
     var isOn: Bool { traces || metrics || logs }
 
-    /// Why the environment cannot be used with the stdio transport, or nil: swift-otel's console
-    /// exporters write to standard output, which carries the protocol there.
-    static func stdioConflict(environment: [String: String]) -> String? {
-        for signal in ["TRACES", "METRICS", "LOGS"] where environment["OTEL_\(signal)_EXPORTER"]?.lowercased() == "console" {
-            return "OTEL_\(signal)_EXPORTER=console writes to standard output, which carries MCP over stdio; "
-                + "use otlp (the default) or run with --http."
+    /// Why the environment cannot be used, or nil: a setting swift-otel does not support (it
+    /// would stop the process) or, over stdio, a console exporter (it writes to standard output,
+    /// which carries the protocol there). The W3C baggage propagator, which swift-otel lacks, is
+    /// not a reason: ``usablePropagators(_:)`` leaves it out.
+    static func refusal(environment: [String: String], overStdio: Bool) -> String? {
+        func value(_ key: String) -> String? {
+            environment[key].map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        for key in ["OTEL_EXPORTER_OTLP_PROTOCOL"] + ["TRACES", "METRICS", "LOGS"].map({ "OTEL_EXPORTER_OTLP_\($0)_PROTOCOL" }) {
+            if let found = value(key), found != "http/protobuf", found != "http/json" {
+                return "\(key)=\(found): dbai-mcp exports OTLP over HTTP only; set http/protobuf (the default) "
+                    + "and the collector's OTLP/HTTP endpoint (port 4318)."
+            }
+        }
+        for signal in ["TRACES", "METRICS", "LOGS"] {
+            let key = "OTEL_\(signal)_EXPORTER"
+            switch value(key) {
+            case nil, "otlp", "none": continue
+            case "console" where !overStdio: continue
+            case "console":
+                return "\(key)=console writes to standard output, which carries MCP over stdio; use otlp (the default) or run with --http."
+            case let other?:
+                return "\(key)=\(other): dbai-mcp exports with otlp (the default) or none."
+            }
+        }
+        if let sampler = value("OTEL_TRACES_SAMPLER"), ["xray", "jaeger_remote", "parentbased_jaeger_remote"].contains(sampler) {
+            return "OTEL_TRACES_SAMPLER=\(sampler) is not supported; use always_on, always_off, traceidratio or parentbased_"
+                + "always_on, parentbased_always_off, parentbased_traceidratio."
+        }
+        let propagators = value("OTEL_PROPAGATORS")?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+        if let other = propagators.first(where: { !["tracecontext", "baggage", "none", ""].contains($0) }) {
+            return "OTEL_PROPAGATORS: \(other) is not supported; dbai-mcp reads and writes W3C trace context (tracecontext)."
         }
         return nil
+    }
+
+    /// `OTEL_PROPAGATORS` without `baggage` (swift-otel has no baggage propagator), or nil when
+    /// it needs no change.
+    static func usablePropagators(_ environment: [String: String]) -> String? {
+        guard let listed = environment["OTEL_PROPAGATORS"] else { return nil }
+        let names = listed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard names.contains("baggage") else { return nil }
+        let kept = names.filter { $0 != "baggage" && !$0.isEmpty }
+        return kept.isEmpty ? "none" : kept.joined(separator: ",")
     }
 
     /// swift-otel's configuration: the signals on, the service named `dbai-mcp` unless

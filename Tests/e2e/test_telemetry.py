@@ -103,7 +103,9 @@ def test_a_stdio_call_continues_the_callers_trace_with_sqlite_spans_metrics_and_
         assert refused["attributes"]["error.type"] == "tool_error" and refused["status_code"] == ERROR
         assert only(receiver.children(refused))["attributes"]["error.type"] == "invalid_sql"
 
-        method = only(receiver.spans_named("nope/nothing"))
+        # A method the server does not serve names no span (the attribute holds it).
+        method = only(receiver.spans_named("_OTHER"))
+        assert method["attributes"]["mcp.method.name"] == "nope/nothing"
         assert method["attributes"]["error.type"] == "-32601" and method["attributes"]["rpc.response.status_code"] == "-32601"
         assert method["status_code"] == ERROR and "nope/nothing" in method["status_message"]
         assert "mcp.protocol.version" not in method["attributes"]
@@ -202,6 +204,73 @@ def test_the_confirmation_round_trip_is_a_child_span(dbai_bin: Path, chinook: Pa
     assert write[0]["attributes"]["db.operation.name"] == "DELETE"
 
 
+def test_a_token_confirmation_is_a_child_span_too(dbai_bin: Path, chinook: Path) -> None:
+    delete = {"name": "delete", "arguments": {"table": "InvoiceLine", "where": {"InvoiceId": 1}}}
+    with Receiver() as receiver:
+        # A client without elicitation: a preview and a token, then the call that redeems it, twice.
+        stdio = Stdio(dbai_bin, chinook, "--allow", "unrestricted", env=otel_env(receiver))
+        token = stdio.call("tools/call", traced(delete))["result"]["structuredContent"]["confirmation_token"]
+        confirmed = {**delete, "arguments": {**delete["arguments"], "confirm": token}}
+        assert stdio.call("tools/call", traced(confirmed))["result"]["structuredContent"]["rows_affected"] == 2
+        assert stdio.call("tools/call", traced(confirmed))["result"]["isError"] is True
+        stdio.close()
+        assert receiver.wait_for(lambda r: len(r.spans_named("tools/call delete")) == 3)
+    calls = sorted(receiver.spans_named("tools/call delete"), key=lambda s: int(s["attributes"]["jsonrpc.request.id"]))
+    outcomes = [[c["attributes"] for c in receiver.children(call) if c["name"] == "confirm DELETE"] for call in calls]
+    assert outcomes == [
+        [{"dbai.confirmation.mode": "token", "dbai.confirmation.outcome": "asked"}],
+        [{"dbai.confirmation.mode": "token", "dbai.confirmation.outcome": "accepted"}],
+        [{"dbai.confirmation.mode": "token", "dbai.confirmation.outcome": "refused"}],
+    ]
+    # The preview runs the write and rolls it back: a span of its own.
+    preview = [c for c in receiver.children(calls[0]) if c["name"] == "DELETE InvoiceLine"]
+    assert len(preview) == 1 and preview[0]["attributes"]["dbai.preview"] is True
+
+
+def test_a_malformed_or_oversized_context_from_the_client_is_not_used(dbai_bin: Path, chinook: Path) -> None:
+    with Receiver() as receiver:
+        stdio = Stdio(dbai_bin, chinook, env=otel_env(receiver))
+        junk = {"traceparent": "not-a-trace-parent " + "x" * 300}
+        stdio.call("tools/call", modern_params(query("SELECT 1"), **junk))
+        huge = {"traceparent": TRACEPARENT, "tracestate": ",".join(f"k{i}=v" for i in range(5000))}
+        stdio.call("tools/call", modern_params(query("SELECT 2"), **huge))
+        stderr = stdio.close()
+        assert receiver.wait_for(lambda r: len(r.spans_named("tools/call query")) == 2)
+    first, second = sorted(receiver.spans_named("tools/call query"), key=lambda s: int(s["attributes"]["jsonrpc.request.id"]))
+    assert first["parent_span_id"] == "" and first["trace_id"] != TRACE
+    assert (second["trace_id"], second["parent_span_id"]) == (TRACE, PARENT)
+    assert "x" * 300 not in stderr and "k4999" not in stderr
+    assert all("k4999" not in json.dumps(span["attributes"]) for span in receiver.spans)
+
+
+@pytest.mark.parametrize(("variable", "value", "says"), [
+    ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc", "over HTTP only"),
+    ("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc", "over HTTP only"),
+    ("OTEL_METRICS_EXPORTER", "prometheus", "otlp"),
+    ("OTEL_TRACES_SAMPLER", "xray", "not supported"),
+    ("OTEL_PROPAGATORS", "tracecontext,b3", "b3 is not supported"),
+    ("OTEL_TRACES_EXPORTER", "console", "--http"),
+])
+def test_a_setting_swift_otel_cannot_use_stops_the_start_with_what_to_change(
+        dbai_bin: Path, chinook: Path, variable: str, value: str, says: str) -> None:
+    with Receiver() as receiver:
+        process = subprocess.run(
+            [str(dbai_bin), "--db", str(chinook)], input="", capture_output=True, text=True, timeout=30,
+            env=otel_env(receiver, **{variable: value}))
+    assert process.returncode == 1 and process.stdout == ""
+    assert f"{variable}" in process.stderr and says in process.stderr
+
+
+def test_the_default_propagators_with_baggage_still_trace(dbai_bin: Path, chinook: Path) -> None:
+    with Receiver() as receiver:
+        stdio = Stdio(dbai_bin, chinook, env=otel_env(receiver, OTEL_PROPAGATORS="tracecontext,baggage"))
+        stdio.call("tools/call", traced(query("SELECT 1")))
+        stderr = stdio.close()
+        assert receiver.wait_for(lambda r: len(r.spans_named("tools/call query")) == 1)
+    assert only(receiver.spans_named("tools/call query"))["parent_span_id"] == PARENT
+    assert "baggage is not propagated" in stderr
+
+
 def test_values_are_in_the_trace_only_when_opted_in(dbai_bin: Path, chinook: Path) -> None:
     sql = "SELECT Name FROM Artist WHERE ArtistId = ? AND Name <> 'nobody'"
     with Receiver() as receiver:
@@ -238,10 +307,3 @@ def test_only_the_signal_whose_endpoint_is_set_is_exported(dbai_bin: Path, chino
         assert {path for path, _ in receiver.requests} == {"/v1/traces"}
 
 
-def test_a_console_exporter_over_stdio_is_refused(dbai_bin: Path, chinook: Path) -> None:
-    with Receiver() as receiver:
-        process = subprocess.run(
-            [str(dbai_bin), "--db", str(chinook)], input="", capture_output=True, text=True, timeout=30,
-            env=otel_env(receiver, OTEL_TRACES_EXPORTER="console"))
-    assert process.returncode == 1 and process.stdout == ""
-    assert "OTEL_TRACES_EXPORTER=console" in process.stderr and "--http" in process.stderr

@@ -47,24 +47,39 @@ extension SQLExecutor {
     ) async throws(SwiftDBAIError) -> ExportSummary {
         let deadline = StatementDeadline(timeout: limits.timeout)
         let rowCap = policy.maximumRowCount
+        let span = StatementSpan.start(
+            [BoundStatement(sql: sql, arguments: arguments)], operation: .select, table: nil, database: databaseName)
         do {
-            return try await reading { db in
+            let summary = try await reading { db in
                 try deadline.armed(on: db.sqliteConnection) {
                     let statement = try self.authorized(sql, in: db)
+                    span?.name(after: statement)
                     try Self.requireRead(statement, arguments: arguments)
                     return try Self.write(
                         sql, arguments: arguments, format: format, db: db, rowCap: rowCap, omitting: statement.hiddenResultColumns,
                         sink: ExportSink(descriptor: descriptor, chunkBytes: chunkBytes, maxBytes: maxBytes))
                 }
             }
-        } catch is ExportSink.TooLarge {
-            throw .invalidRequest(
+            span?.end(returnedRows: summary.rowCount)
+            return summary
+        } catch {
+            let failure = exportFailure(error, maxBytes: maxBytes, deadline: deadline)
+            span?.end(failure)
+            throw failure
+        }
+    }
+
+    /// What an export's failure is, for its caller.
+    private func exportFailure(_ error: any Error, maxBytes: Int?, deadline: StatementDeadline) -> SwiftDBAIError {
+        switch error {
+        case is ExportSink.TooLarge:
+            .invalidRequest(
                 "The export is larger than \(maxBytes ?? 0) bytes, the most one export may take; nothing was kept. "
                     + "Export fewer rows or columns (a WHERE or LIMIT), in several exports.")
-        } catch let failure as ExportSink.WriteFailed {
-            throw .cannotOpen(path: "the export file", reason: String(cString: strerror(failure.code)))
-        } catch {
-            throw mapped(error, deadline: deadline)
+        case let failure as ExportSink.WriteFailed:
+            .cannotOpen(path: "the export file", reason: String(cString: strerror(failure.code)))
+        default:
+            mapped(error, deadline: deadline)
         }
     }
 

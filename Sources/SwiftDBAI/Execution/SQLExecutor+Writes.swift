@@ -91,8 +91,10 @@ extension SQLExecutor {
         let cap = min(maxRows ?? limits.maxRows, limits.maxRows)
         let target = classified[0].tablesWritten.first { $0.value.contains(classified[0].operation) }?.key
         let deadline = StatementDeadline(timeout: limits.timeout)
+        let span = StatementSpan.start(statements, operation: classified[0].operation, table: target, database: databaseName)
+        span?.span.attributes["dbai.preview"] = true
         do {
-            return try await writing { db in
+            let preview = try await writing { db in
                 try deadline.armed(on: db.sqliteConnection) {
                     let run = try self.runGuarded(statements, operation: classified[0].operation, db: db, commit: false)
                     // One snapshot for the rows shown and the digest the confirmation is bound to.
@@ -118,8 +120,12 @@ extension SQLExecutor {
                     return preview
                 }
             }
+            span?.end(affectedRows: preview.rowsAffected)
+            return preview
         } catch {
-            throw mapped(error, deadline: deadline)
+            let failure = mapped(error, deadline: deadline)
+            span?.end(failure)
+            throw failure
         }
     }
 

@@ -27,20 +27,29 @@ extension ServiceContext {
 struct StatementSpan {
     let span: any Span
 
-    /// Starts the span of `statements` (one access) when the caller traces; nil otherwise.
-    static func start(_ statements: [BoundStatement], operation: SQLOperation, table: String?, database: String) -> StatementSpan? {
-        guard let context = ServiceContext.current, !statements.isEmpty else { return nil }
+    /// The most characters of `db.query.text` (a statement can be megabytes long).
+    static let maxQueryTextLength = 4_096
+
+    /// Starts the span of `statements` (one access) when the caller traces; nil otherwise, and
+    /// then none of the arguments is evaluated.
+    static func start(
+        _ statements: @autoclosure () -> [BoundStatement], operation: SQLOperation, table: @autoclosure () -> String?,
+        database: @autoclosure () -> String
+    ) -> StatementSpan? {
+        guard let context = ServiceContext.current else { return nil }
+        let statements = statements()
+        let table = table()
         let keyword = operation.sqlKeyword
         let span = startSpan(table.map { "\(keyword) \($0)" } ?? keyword, context: context, ofKind: .client)
         guard span.isRecording else { return StatementSpan(span: span) }
         let values = context.recordsSQLValues
         span.updateAttributes { attributes in
             attributes["db.system.name"] = "sqlite"
-            attributes["db.namespace"] = database
+            attributes["db.namespace"] = database()
             attributes["db.operation.name"] = keyword
             if let table { attributes["db.collection.name"] = table }
             let texts = statements.map { values ? $0.sql : SQLTextRedaction.redacted($0.sql) }
-            attributes["db.query.text"] = texts.joined(separator: ";\n")
+            attributes["db.query.text"] = String(texts.joined(separator: ";\n").prefix(maxQueryTextLength))
             if statements.count > 1 { attributes["db.operation.batch.size"] = statements.count }
             if values, statements.count == 1 {
                 for (key, value) in statements[0].arguments.traceValues { attributes["db.query.parameter.\(key)"] = value }

@@ -63,29 +63,34 @@ struct WriteConfirmationFlow: Sendable {
         if let token {
             audit?.beginWrite(statements, confirmation: .token)
             let span = ConfirmationSpan.start(.token, operation: operation)
+            // Failed unless it ends otherwise (the ledger unavailable).
+            var outcome = ConfirmationSpan.Outcome.failed
+            defer { span?.end(outcome) }
             switch try await Self.ledger { () throws(ConfirmationLedgerUnavailable) in try await tokens.redeem(token, for: fingerprint) } {
             case .success(let signature):
                 do {
-                    let output = try await execute(
+                    // The token redeemed is the user's acceptance, whatever the write then does.
+                    outcome = .accepted
+                    return try await execute(
                         statements, operation: operation, confirmed: true, matching: signature, confirmation: .token)
-                    span?.end(.accepted)
-                    return output
                 } catch .changedSincePreview(let previewed, let now) {
-                    span?.end(.rowsChanged)
+                    outcome = .rowsChanged
                     changed = .changedSincePreview(previewedRows: previewed, rowsNow: now)
                 }
             case .failure(let refusal):
-                span?.end(.refused)
+                outcome = .refused
                 throw ToolCallError(Self.message(for: refusal, tool: tool), code: .invalidConfirmationToken)
             }
         }
         guard let elicit else {
             let span = token == nil ? ConfirmationSpan.start(.token, operation: operation) : nil
+            var outcome = ConfirmationSpan.Outcome.failed
+            defer { span?.end(outcome) }
             let preview = try await executor.preview(statements, expecting: operation, maxRows: previewRowCount)
             let issued = try await Self.ledger { () throws(ConfirmationLedgerUnavailable) in
                 try await tokens.issue(for: fingerprint, signature: preview.signature)
             }
-            span?.end(.asked)
+            outcome = .asked
             audit?.beginWrite(statements, confirmation: .token)
             audit?.awaitConfirmation()
             return confirmationRequest(token: issued, tool: tool, operation: operation, preview: preview, changed: changed)
@@ -145,6 +150,7 @@ struct WriteConfirmationFlow: Sendable {
                 throw ProtocolError.invalidParams("Invalid params: requestState does not match the preview it was issued with; nothing was changed.")
             }
             do {
+                // Accepted by the user: the span says so even if the write then fails.
                 outcome = .accepted
                 return try await execute(statements, operation: operation, confirmed: true, matching: signature, confirmation: .retry)
             } catch .changedSincePreview(let previewed, let now) {

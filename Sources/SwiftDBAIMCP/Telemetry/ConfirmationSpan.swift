@@ -8,7 +8,9 @@ import Tracing
 /// and a `confirm` token, or the call that redeems it) and `dbai.confirmation.outcome`
 /// (`accepted`, `declined`, `asked`: a question or token was issued and the write waits for the
 /// answer, `rows_changed`: the rows changed since the preview and a new one was offered,
-/// `refused`: a used, expired or foreign state or token, `failed`: the client's answer never came).
+/// `refused`: a used, expired or foreign state or token, `failed`: the confirmation could not go
+/// on — the client's answer never came, the confirmation ledger or the preview failed). A write
+/// that fails after it was accepted keeps `accepted`: its statement's span has the error.
 ///
 /// Made only under a traced context; otherwise nothing is made.
 struct ConfirmationSpan {

@@ -4,8 +4,9 @@ import Tracing
 
 /// The server's traces, through swift-distributed-tracing (whichever tracer the process
 /// bootstrapped: swift-otel's OTLP exporter for `dbai-mcp`), after the OpenTelemetry conventions
-/// for MCP: a `SERVER` span per request, named `{mcp.method.name} {gen_ai.tool.name}` (or
-/// `{gen_ai.prompt.name}`; the method alone for a tool the server does not know), with
+/// for MCP: a `SERVER` span per request, named `{mcp.method.name} {gen_ai.tool.name}` (the
+/// method alone for a tool the server does not know, and for other methods; `_OTHER` for a method
+/// it does not serve), with
 /// `mcp.method.name`, `gen_ai.tool.name`, `gen_ai.operation.name` (`execute_tool`),
 /// `jsonrpc.request.id`, `mcp.protocol.version`, `mcp.session.id`, `network.transport`, and on
 /// failure `error.type` (`tool_error` for a result with `isError`, else the JSON-RPC code;
@@ -13,7 +14,7 @@ import Tracing
 /// error status with the JSON-RPC message.
 ///
 /// Its parent is the context the client put in `params._meta` (`traceparent`, `tracestate`,
-/// `baggage`, SEP-414); the HTTP request's own context (its `traceparent` header), when there is
+/// SEP-414; checked first, ``TraceCarrier``); the HTTP request's own context (its `traceparent` header), when there is
 /// one, is then linked, and is the parent when `_meta` carries none. The span is current while
 /// the request's handler runs, so the SQLite statements, the model calls of `ask` and the
 /// confirmation round trip are its children.
@@ -38,9 +39,10 @@ struct OperationTracing: RequestObserver {
         let ambient = ServiceContext.current
         var parent = ambient ?? .topLevel
         var link: ServiceContext?
-        if case .object(let meta)? = request.params["_meta"], meta["traceparent"] != nil {
+        if case .object(let meta)? = request.params["_meta"],
+           let carrier = TraceCarrier(traceparent: meta["traceparent"]?.stringValue, tracestate: meta["tracestate"]?.stringValue) {
             var carried = ServiceContext.topLevel
-            tracer.extract(meta, into: &carried, using: MetaExtractor())
+            carrier.extract(into: &carried, using: tracer)
             if carried.count > 0 {
                 parent = carried
                 link = ambient
@@ -48,7 +50,8 @@ struct OperationTracing: RequestObserver {
         }
         parent.recordsSQLValues = recordsSQLValues
         let method = String(request.method.prefix(Self.maxTextLength))
-        var name = method
+        // Span names hold only what the server knows (a method a client invents is `_OTHER`).
+        var name = OperationMetrics.methods.contains(request.method) ? request.method : "_OTHER"
         var tool: String?
         var prompt: String?
         switch request.method {
@@ -107,13 +110,6 @@ struct OperationTracing: RequestObserver {
                 span.setStatus(SpanStatus(code: .error, message: protocolError.message))
             }
             span.end()
-        }
-    }
-
-    /// Reads `traceparent`, `tracestate` and `baggage` from a request's `_meta`.
-    struct MetaExtractor: Extractor {
-        func extract(key: String, from carrier: [String: Value]) -> String? {
-            carrier[key]?.stringValue
         }
     }
 }
