@@ -24,9 +24,9 @@ struct OpenTelemetryExport {
         }
         func on(_ signal: String) -> Bool {
             (isSet("OTEL_EXPORTER_OTLP_ENDPOINT") || isSet("OTEL_EXPORTER_OTLP_\(signal)_ENDPOINT"))
-                && environment["OTEL_\(signal)_EXPORTER"]?.lowercased() != "none"
+                && environment["OTEL_\(signal)_EXPORTER"]?.trimmingCharacters(in: .whitespaces).lowercased() != "none"
         }
-        let disabled = environment["OTEL_SDK_DISABLED"]?.lowercased() == "true"
+        let disabled = environment["OTEL_SDK_DISABLED"]?.trimmingCharacters(in: .whitespaces).lowercased() == "true"
         traces = !disabled && on("TRACES")
         metrics = !disabled && on("METRICS")
         logs = !disabled && on("LOGS")
@@ -52,8 +52,8 @@ struct OpenTelemetryExport {
             let key = "OTEL_\(signal)_EXPORTER"
             switch value(key) {
             case nil, "otlp", "none": continue
-            case "console" where !overStdio: continue
-            case "console":
+            case "console" where !overStdio && signal == "LOGS": continue
+            case "console" where overStdio:
                 return "\(key)=console writes to standard output, which carries MCP over stdio; use otlp (the default) or run with --http."
             case let other?:
                 return "\(key)=\(other): dbai-mcp exports with otlp (the default) or none."
@@ -62,6 +62,15 @@ struct OpenTelemetryExport {
         if let sampler = value("OTEL_TRACES_SAMPLER"), ["xray", "jaeger_remote", "parentbased_jaeger_remote"].contains(sampler) {
             return "OTEL_TRACES_SAMPLER=\(sampler) is not supported; use always_on, always_off, traceidratio or parentbased_"
                 + "always_on, parentbased_always_off, parentbased_traceidratio."
+        }
+        // Zero makes swift-otel's processors spin (a delay) or never empty their queue (a batch).
+        for key in [
+            "OTEL_BSP_SCHEDULE_DELAY", "OTEL_BLRP_SCHEDULE_DELAY", "OTEL_METRIC_EXPORT_INTERVAL", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE",
+            "OTEL_BLRP_MAX_EXPORT_BATCH_SIZE", "OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BLRP_MAX_QUEUE_SIZE",
+        ] {
+            if let found = value(key), let number = Int(found), number <= 0 {
+                return "\(key)=\(found): give a positive number (or leave it unset for the default)."
+            }
         }
         let propagators = value("OTEL_PROPAGATORS")?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
         if let other = propagators.first(where: { !["tracecontext", "baggage", "none", ""].contains($0) }) {

@@ -118,13 +118,15 @@ struct RequestObserverListTests {
     }
 }
 
-@Suite("TraceCarrier: only a well-formed traceparent, and a tracestate of W3C size, are read")
+@Suite("TraceCarrier: only a well-formed traceparent, and a tracestate of W3C size and shape, are read")
 struct TraceCarrierTests {
-    @Test(
-        "well-formed traceparents",
-        arguments: ["00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00-extra"])
-    func wellFormed(traceparent: String) {
-        #expect(TraceCarrier(traceparent: traceparent, tracestate: nil) != nil)
+    @Test("a well-formed traceparent is read; a later version as 00, from its first 55 characters")
+    func wellFormed() {
+        let version00 = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        #expect(TraceCarrier(traceparent: version00, tracestate: nil)?.traceparent == version00)
+        #expect(TraceCarrier(traceparent: "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00-extra", tracestate: nil)?.traceparent
+            == "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00")
+        #expect(String(describing: TraceCarrier(traceparent: version00, tracestate: "a=b")) == "Optional(TraceCarrier)")
     }
 
     @Test(
@@ -133,6 +135,8 @@ struct TraceCarrierTests {
             "", "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01", "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
             "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0", "00_4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
             "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x", String(repeating: "0", count: 400),
+            "00-00000000000000000000000000000000-00f067aa0ba902b7-01", "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra",
         ])
     func malformed(traceparent: String) {
         #expect(TraceCarrier(traceparent: traceparent, tracestate: "a=b") == nil)
@@ -143,5 +147,7 @@ struct TraceCarrierTests {
         let traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
         #expect(try #require(TraceCarrier(traceparent: traceparent, tracestate: "a=b")).tracestate == "a=b")
         #expect(try #require(TraceCarrier(traceparent: traceparent, tracestate: String(repeating: "a", count: 513))).tracestate == nil)
+        #expect(try #require(TraceCarrier(traceparent: traceparent, tracestate: "a=b\nfake log line")).tracestate == nil)
+        #expect(try #require(TraceCarrier(traceparent: traceparent, tracestate: "no-equals-sign")).tracestate == nil)
     }
 }

@@ -35,3 +35,15 @@ struct SQLTextRedactionTests {
         #expect(SQLTextRedaction.redacted("SELECT a /* never closed") == "SELECT a ")
     }
 }
+
+@Suite("StatementSpan: db.query.text capped in bytes, on a character's boundary")
+struct StatementSpanCapTests {
+    @Test("short text is kept; long text is cut to 4 KiB of UTF-8, never inside a character")
+    func capped() {
+        #expect(StatementSpan.capped("SELECT 1") == "SELECT 1")
+        let long = String(repeating: "é", count: 3_000)  // 6,000 bytes
+        let cut = StatementSpan.capped(long)
+        #expect(cut.utf8.count <= StatementSpan.maxQueryTextLength && cut.utf8.count >= StatementSpan.maxQueryTextLength - 1)
+        #expect(cut.allSatisfy { $0 == "é" })
+    }
+}

@@ -30,7 +30,7 @@ ERROR = 2  # OTLP status code
 
 
 def otel_env(receiver: Receiver, **extra: str) -> dict[str, str]:
-    return dict(os.environ, OTEL_EXPORTER_OTLP_ENDPOINT=receiver.endpoint, OTEL_METRIC_EXPORT_INTERVAL="200", **extra)
+    return {**os.environ, "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint, "OTEL_METRIC_EXPORT_INTERVAL": "200", **extra}
 
 
 class Stdio:
@@ -250,6 +250,8 @@ def test_a_malformed_or_oversized_context_from_the_client_is_not_used(dbai_bin: 
     ("OTEL_TRACES_SAMPLER", "xray", "not supported"),
     ("OTEL_PROPAGATORS", "tracecontext,b3", "b3 is not supported"),
     ("OTEL_TRACES_EXPORTER", "console", "--http"),
+    ("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "0", "positive number"),
+    ("OTEL_METRIC_EXPORT_INTERVAL", "0", "positive number"),
 ])
 def test_a_setting_swift_otel_cannot_use_stops_the_start_with_what_to_change(
         dbai_bin: Path, chinook: Path, variable: str, value: str, says: str) -> None:
@@ -259,6 +261,25 @@ def test_a_setting_swift_otel_cannot_use_stops_the_start_with_what_to_change(
             env=otel_env(receiver, **{variable: value}))
     assert process.returncode == 1 and process.stdout == ""
     assert f"{variable}" in process.stderr and says in process.stderr
+
+
+def test_over_http_only_logs_may_go_to_the_console(dbai_bin: Path, chinook: Path) -> None:
+    with Receiver() as receiver:
+        process = subprocess.run(
+            [str(dbai_bin), "--db", str(chinook), "--http", "127.0.0.1:0", "--auth-token-env", "NO_SUCH_TOKEN_VARIABLE"],
+            input="", capture_output=True, text=True, timeout=30, env=otel_env(receiver, OTEL_TRACES_EXPORTER="console"))
+    assert process.returncode == 1 and "OTEL_TRACES_EXPORTER=console" in process.stderr
+
+
+def test_a_later_traceparent_version_is_read_and_a_malformed_tracestate_dropped(dbai_bin: Path, chinook: Path) -> None:
+    with Receiver() as receiver:
+        stdio = Stdio(dbai_bin, chinook, env=otel_env(receiver))
+        later = {"traceparent": f"01-{TRACE}-{PARENT}-01-future", "tracestate": "no equals sign\nforged log line"}
+        stdio.call("tools/call", modern_params(query("SELECT 1"), **later))
+        stderr = stdio.close()
+        assert receiver.wait_for(lambda r: len(r.spans_named("tools/call query")) == 1)
+    assert (only(receiver.spans_named("tools/call query"))["trace_id"], only(receiver.spans_named("tools/call query"))["parent_span_id"]) == (TRACE, PARENT)
+    assert "forged log line" not in stderr
 
 
 def test_the_default_propagators_with_baggage_still_trace(dbai_bin: Path, chinook: Path) -> None:

@@ -186,9 +186,8 @@ extension SQLExecutor {
         }
         let mainOperation = classified[0].operation
         let deadline = StatementDeadline(timeout: limits.timeout)
-        let tables = Set(classified.flatMap(\.tablesWritten.keys))
         let span = StatementSpan.start(
-            statements, operation: mainOperation, table: tables.count == 1 ? tables.first : nil, database: databaseName)
+            statements, operation: mainOperation, table: Self.onlyTable(classified), database: databaseName)
         let prepared = Mutex<JournaledWrite?>(nil)
         let result: Result<MutationResult, SwiftDBAIError>
         do {
@@ -229,6 +228,12 @@ extension SQLExecutor {
             }
         }
         return try result.get()
+    }
+
+    /// The one table statements write, for their span's name; nil when they write several.
+    private static func onlyTable(_ classified: [ClassifiedStatement]) -> String? {
+        let tables = Set(classified.flatMap(\.tablesWritten.keys))
+        return tables.count == 1 ? tables.first : nil
     }
 
     /// What a guarded run did.

@@ -27,7 +27,7 @@ extension ServiceContext {
 struct StatementSpan {
     let span: any Span
 
-    /// The most characters of `db.query.text` (a statement can be megabytes long).
+    /// The most bytes of `db.query.text` (a statement can be megabytes long).
     static let maxQueryTextLength = 4_096
 
     /// Starts the span of `statements` (one access) when the caller traces; nil otherwise, and
@@ -49,13 +49,21 @@ struct StatementSpan {
             attributes["db.operation.name"] = keyword
             if let table { attributes["db.collection.name"] = table }
             let texts = statements.map { values ? $0.sql : SQLTextRedaction.redacted($0.sql) }
-            attributes["db.query.text"] = String(texts.joined(separator: ";\n").prefix(maxQueryTextLength))
+            attributes["db.query.text"] = capped(texts.joined(separator: ";\n"))
             if statements.count > 1 { attributes["db.operation.batch.size"] = statements.count }
             if values, statements.count == 1 {
                 for (key, value) in statements[0].arguments.traceValues { attributes["db.query.parameter.\(key)"] = value }
             }
         }
         return StatementSpan(span: span)
+    }
+
+    /// `text` cut to at most ``maxQueryTextLength`` bytes of UTF-8, on a character's boundary.
+    static func capped(_ text: String) -> String {
+        guard text.utf8.count > maxQueryTextLength else { return text }
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: maxQueryTextLength)
+        while end > text.startIndex, !text.unicodeScalars.indices.contains(end) { end = text.utf8.index(before: end) }
+        return String(text.unicodeScalars[..<end])
     }
 
     /// Names the span after what the statement was found to do: its table, when it reads or

@@ -125,9 +125,11 @@ struct WriteConfirmationFlow: Sendable {
         var outcome = ConfirmationSpan.Outcome.refused
         defer { span?.end(outcome) }
         if let claim = try roundTrip.claim(fingerprint: fingerprint), let response = roundTrip.response {
+            outcome = .failed
             let redeemed = try await Self.ledger { () throws(ConfirmationLedgerUnavailable) in
                 try await tokens.redeem(claim.token, for: fingerprint)
             }
+            outcome = .refused
             let signature: ChangeSignature?
             switch redeemed {
             case .success(let redeemedSignature):
@@ -156,10 +158,9 @@ struct WriteConfirmationFlow: Sendable {
             } catch .changedSincePreview(let previewed, let now) {
                 changedNote = SwiftDBAIError.changedSincePreview(previewedRows: previewed, rowsNow: now).description
             }
-            outcome = .rowsChanged
-        } else {
-            outcome = .asked
         }
+        // Failed unless the new preview and its state are made and the question is put.
+        outcome = .failed
         let preview = try await executor.preview(statements, expecting: operation, maxRows: previewRowCount)
         let issued = try await Self.ledger { () throws(ConfirmationLedgerUnavailable) in
             try await tokens.issue(for: fingerprint, signature: preview.signature)
@@ -168,6 +169,7 @@ struct WriteConfirmationFlow: Sendable {
             token: issued, fingerprint: fingerprint, signature: preview.signature, lifetime: tokens.lifetime, carried: carried)
         let question = ElicitationConfirmer.message(statements, operation: operation, preview: preview, note: changedNote)
         audit?.awaitConfirmation()
+        outcome = changedNote == nil ? .asked : .rowsChanged
         throw roundTrip.inputRequired(message: Self.prefixed(question, with: preamble), state: state)
     }
 
