@@ -19,14 +19,12 @@ struct OpenTelemetryExport {
 
     /// The signals the environment turns on.
     init(environment: [String: String]) {
-        func isSet(_ key: String) -> Bool {
-            !(environment[key] ?? "").trimmingCharacters(in: .whitespaces).isEmpty
-        }
         func on(_ signal: String) -> Bool {
-            (isSet("OTEL_EXPORTER_OTLP_ENDPOINT") || isSet("OTEL_EXPORTER_OTLP_\(signal)_ENDPOINT"))
-                && environment["OTEL_\(signal)_EXPORTER"]?.trimmingCharacters(in: .whitespaces).lowercased() != "none"
+            let endpoint = Self.setting("OTEL_EXPORTER_OTLP_ENDPOINT", in: environment)
+                ?? Self.setting("OTEL_EXPORTER_OTLP_\(signal)_ENDPOINT", in: environment)
+            return endpoint != nil && Self.setting("OTEL_\(signal)_EXPORTER", in: environment) != "none"
         }
-        let disabled = environment["OTEL_SDK_DISABLED"]?.trimmingCharacters(in: .whitespaces).lowercased() == "true"
+        let disabled = Self.setting("OTEL_SDK_DISABLED", in: environment) == "true"
         traces = !disabled && on("TRACES")
         metrics = !disabled && on("METRICS")
         logs = !disabled && on("LOGS")
@@ -34,14 +32,18 @@ struct OpenTelemetryExport {
 
     var isOn: Bool { traces || metrics || logs }
 
+    /// A variable's value as this check reads it: trimmed and lowercased; nil when unset or blank.
+    private static func setting(_ key: String, in environment: [String: String]) -> String? {
+        guard let value = environment[key]?.trimmingCharacters(in: .whitespaces).lowercased(), !value.isEmpty else { return nil }
+        return value
+    }
+
     /// Why the environment cannot be used, or nil: a setting swift-otel does not support (it
     /// would stop the process) or, over stdio, a console exporter (it writes to standard output,
     /// which carries the protocol there). The W3C baggage propagator, which swift-otel lacks, is
     /// not a reason: ``usablePropagators(_:)`` leaves it out.
     static func refusal(environment: [String: String], overStdio: Bool) -> String? {
-        func value(_ key: String) -> String? {
-            environment[key].map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
-        }
+        func value(_ key: String) -> String? { setting(key, in: environment) }
         for key in ["OTEL_EXPORTER_OTLP_PROTOCOL"] + ["TRACES", "METRICS", "LOGS"].map({ "OTEL_EXPORTER_OTLP_\($0)_PROTOCOL" }) {
             if let found = value(key), found != "http/protobuf", found != "http/json" {
                 return "\(key)=\(found): dbai-mcp exports OTLP over HTTP only; set http/protobuf (the default) "

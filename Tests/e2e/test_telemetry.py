@@ -8,15 +8,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import threading
-from http.server import ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from otlp_receiver import Receiver
-from test_ask import FakeOpenAI
+from test_ask import FakeOpenAI, fake_openai  # noqa: F401 (a fixture used by fake_model)
 from test_http import http_server
 from test_revision_2026 import ELICITING, modern_params, post
 
@@ -147,14 +145,10 @@ def test_over_http_the_header_is_the_parent_without_meta_and_is_linked_with_it(d
 
 
 @pytest.fixture
-def fake_model() -> Iterator[str]:
-    FakeOpenAI.requests = []
+def fake_model(fake_openai: str) -> str:
+    """test_ask's fake OpenAI-compatible model, answering with a statement that has a literal."""
     FakeOpenAI.sql = "SELECT COUNT(*) AS tracks FROM Track WHERE Milliseconds > 1000"
-    server = ThreadingHTTPServer(("127.0.0.1", 0), FakeOpenAI)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
+    return fake_openai
 
 
 def test_ask_has_a_span_per_model_call_with_the_gen_ai_conventions(dbai_bin: Path, chinook: Path, fake_model: str) -> None:
