@@ -399,10 +399,36 @@ def test_a_log_that_becomes_unwritable_turns_writes_into_refusals(audited, chino
         assert [line["outcome"] for line in lines(log)] == ["pending", "committed"]
 
 
-def check_agreement(database: Path, log: Path) -> None:
+def lines_after_kill(log: Path) -> list[dict[str, Any]]:
+    """The whole lines of a log whose writer was just killed. Its last line may be cut short: Linux
+    stops a write to a file between pages when the process gets SIGKILL, so even one `write` per
+    line can leave part of one. The next start cuts that part off (checked by `lines` after it)."""
+    text = log.read_text() if log.exists() else ""
+    whole, _, unfinished = text.rpartition("\n")
+    if unfinished:
+        assert unfinished.startswith("{") and "\n" not in unfinished, "only the last line is unfinished"
+        with pytest.raises(json.JSONDecodeError):
+            json.loads(unfinished)
+    return [json.loads(line) for line in whole.splitlines()]
+
+
+def cut_last_outcome_short(log: Path) -> None:
+    """Does what the kernel may do to a writer killed in the middle of its last line, when that line
+    is an outcome (written after its commit): leaves only its first half."""
+    data = log.read_bytes()
+    if not data.endswith(b"\n"):
+        return  # the kill already cut it
+    start = data.rfind(b"\n", 0, len(data) - 1) + 1
+    if json.loads(data[start:])["outcome"] != "committed":
+        return
+    with log.open("r+b") as file:
+        file.truncate(start + (len(data) - start) // 2)
+
+
+def check_agreement(database: Path, log: Path, *, just_killed: bool = False) -> None:
     """Every row the stream wrote has a line with its value; every committed line's row is there."""
     in_database = {name for (name,) in rows(database, "SELECT Name FROM Genre WHERE Name LIKE 'kill-%'")}
-    every = lines(log)
+    every = lines_after_kill(log) if just_killed else lines(log)
     recorded = {line["statements"][0]["values"][0]: line for line in every if line.get("kind") == "write"}
     missing = in_database - set(recorded)
     assert not missing, f"committed without a line: {sorted(missing)[:5]}"
@@ -426,9 +452,11 @@ def test_kill_9_at_random_moments_never_leaves_the_log_and_the_database_disagree
         time.sleep(generator.uniform(0.0, 0.06))
         client.popen.kill()
         client.popen.wait()
+        if round_number % 3 == 2:
+            cut_last_outcome_short(log)
         # Right after the kill, before any restart: what the log says committed is in the database, and
-        # every row written has its line.
-        check_agreement(chinook, log)
+        # every row written has its line (a line the kill cut short is not counted).
+        check_agreement(chinook, log, just_killed=True)
     # A restart completes the log: no write is left pending.
     server = Server(dbai_bin, chinook, "--allow", "standard", "--audit-log", str(log))
     server.stop()

@@ -14,6 +14,8 @@ import SwiftDBAIMCPKernel
 
 /// The audit log file (`--audit-log`): JSON Lines, appended whole, one `write` system call per
 /// line; the `pending` line of a write is made durable (`fdatasync`) before the write commits.
+/// A process killed during that `write` may still leave part of its line (Linux stops a write to a
+/// file between pages on SIGKILL): the next start cuts it off.
 ///
 /// - The file is opened again for each line, so a log made read-only (no write permission bit,
 ///   honoured even for root) or replaced by something that cannot be written (a full device, a
