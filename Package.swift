@@ -170,6 +170,23 @@ let package = Package(
             name: "CStaticBinarySupport",
             cSettings: [.define("DBAI_LAZY_LIBCURL", .when(platforms: [.linux], configuration: .release))]
         ),
+        // The export of `dbai-mcp`'s spans: a swift-distributed-tracing tracer that samples,
+        // batches and posts them to an OpenTelemetry collector in OTLP/HTTP (protobuf written
+        // field by field). swift-otel exports the metrics and logs; its span exporter costs
+        // several times the server's own work per call (docs/benchmarks.md).
+        .target(
+            name: "SwiftDBAITraceExport",
+            dependencies: [
+                "SwiftDBAIPrimitives",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .executableTarget(
             name: "dbai-mcp",
             dependencies: [
@@ -177,6 +194,7 @@ let package = Package(
                 "SwiftDBAIMCPHTTP",
                 "SwiftDBAIOAuth",
                 "SwiftDBAIAsyncHTTPClient",
+                "SwiftDBAITraceExport",
                 .target(name: "CStaticBinarySupport", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -242,6 +260,15 @@ let package = Package(
                 "SwiftDBAIOAuth", "SwiftDBAIOAuthTestSupport", "SwiftDBAIPrimitives",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "SwiftDBAITraceExportTests",
+            dependencies: [
+                "SwiftDBAITraceExport", "SwiftDBAIPrimitives",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -3,9 +3,12 @@ import Foundation
 import Logging
 import OTel
 import ServiceLifecycle
+import SwiftDBAIMCP
+import SwiftDBAITraceExport
 import Tracing
 
-/// OpenTelemetry for `dbai-mcp`, through swift-otel's OTLP/HTTP exporter. A signal is on when
+/// OpenTelemetry for `dbai-mcp`: spans through ``OTLPTracer`` (this package's OTLP/HTTP span
+/// exporter), metrics and logs through swift-otel's. A signal is on when
 /// `OTEL_EXPORTER_OTLP_ENDPOINT` (every signal) or its own `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`,
 /// `…_METRICS_ENDPOINT` or `…_LOGS_ENDPOINT` is set, unless `OTEL_SDK_DISABLED=true` or its
 /// `OTEL_{TRACES,METRICS,LOGS}_EXPORTER` is `none`; the other standard `OTEL_*` variables
@@ -16,9 +19,12 @@ struct OpenTelemetryExport {
     var traces: Bool
     var metrics: Bool
     var logs: Bool
+    /// The variables read.
+    let environment: [String: String]
 
     /// The signals the environment turns on.
     init(environment: [String: String]) {
+        self.environment = environment
         func on(_ signal: String) -> Bool {
             let endpoint = Self.setting("OTEL_EXPORTER_OTLP_ENDPOINT", in: environment)
                 ?? Self.setting("OTEL_EXPORTER_OTLP_\(signal)_ENDPOINT", in: environment)
@@ -49,6 +55,12 @@ struct OpenTelemetryExport {
                 return "\(key)=\(found): dbai-mcp exports OTLP over HTTP only; set http/protobuf (the default) "
                     + "and the collector's OTLP/HTTP endpoint (port 4318)."
             }
+        }
+        if OpenTelemetryExport(environment: environment).traces,
+           let key = ["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL"].first(where: { value($0) != nil }),
+           value(key) == "http/json" {
+            return "\(key)=http/json: dbai-mcp exports spans in http/protobuf (every collector reads it); set "
+                + "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=http/protobuf (metrics and logs may stay in http/json)."
         }
         for signal in ["TRACES", "METRICS", "LOGS"] {
             let key = "OTEL_\(signal)_EXPORTER"
@@ -92,10 +104,13 @@ struct OpenTelemetryExport {
     }
 
     /// swift-otel's configuration: the signals on, the service named `dbai-mcp` unless
-    /// `OTEL_SERVICE_NAME` says otherwise, and its own diagnostics on stderr at `warning`.
+    /// `OTEL_SERVICE_NAME` or `service.name` in `OTEL_RESOURCE_ATTRIBUTES` says otherwise (as the
+    /// spans' resource), and its own diagnostics on stderr at `warning`.
     private func configuration(durationBuckets: [Duration]) -> OTel.Configuration {
         var configuration = OTel.Configuration.default
-        configuration.serviceName = "dbai-mcp"
+        // swift-otel takes a resource's service.name only while the configured name is its default.
+        let resource = environment["OTEL_RESOURCE_ATTRIBUTES"].flatMap(TraceExportSettings.pairs) ?? []
+        if !resource.contains(where: { $0.0 == "service.name" }) { configuration.serviceName = "dbai-mcp" }
         configuration.diagnosticLogger = .custom(Logger(label: "dbai-mcp.otel") { StreamLogHandler.standardError(label: $0) })
         configuration.diagnosticLogLevel = .warning
         configuration.traces.enabled = traces
@@ -116,15 +131,16 @@ struct OpenTelemetryExport {
 
     /// Makes the exporters of the signals on.
     ///
-    /// - Throws: swift-otel's error for a configuration it cannot use (an unknown exporter, a
-    ///   malformed variable).
+    /// - Throws: ``TraceExportSettingsError`` or swift-otel's error for a configuration that
+    ///   cannot be used (an unknown exporter or sampler, a malformed variable).
     func makeBackends(durationBuckets: [Duration]) throws -> Backends {
         let configuration = configuration(durationBuckets: durationBuckets)
         var backends = Backends(services: [])
         if traces {
-            let (tracer, service) = try OTel.makeTracingBackend(configuration: configuration)
+            let settings = try TraceExportSettings(environment: environment, defaultServiceName: "dbai-mcp")
+            let tracer = try OTLPTracer(settings: settings, scope: ("dbai-mcp", DBAIServer.version))
             backends.tracer = tracer
-            backends.services.append(service)
+            backends.services.append(tracer.queue)
         }
         if metrics {
             let (factory, service) = try OTel.makeMetricsBackend(configuration: configuration)
@@ -135,6 +151,19 @@ struct OpenTelemetryExport {
             let (handler, service) = try OTel.makeLoggingBackend(configuration: configuration)
             backends.logHandler = handler
             backends.services.append(service)
+            if traces {
+                // swift-otel's log records carry the span context only its own tracer sets: it reads
+                // each record's span from its traceparent (SpanCorrelatedLogHandler).
+                var bridge = configuration
+                bridge.traces.exporter = .none
+                let (otelTracer, bridgeService) = try OTel.makeTracingBackend(configuration: bridge)
+                backends.services.append(bridgeService)
+                backends.logHandler = { label in
+                    SpanCorrelatedLogHandler(exporting: handler(label)) { context, identity in
+                        otelTracer.extract(["traceparent": identity.traceparent], into: &context, using: TraceparentExtractor())
+                    }
+                }
+            }
         }
         return backends
     }
@@ -147,7 +176,7 @@ struct OpenTelemetryExport {
             LoggingSystem.bootstrap(StreamLogHandler.standardError)
             return
         }
-        let provider = OTel.makeLoggingMetadataProvider()
+        let provider = Logger.MetadataProvider.spanIdentity
         let exported = backends.logHandler
         LoggingSystem.bootstrap({ label, provider in
             let standardError = StreamLogHandler.standardError(label: label, metadataProvider: provider)
@@ -182,5 +211,12 @@ struct OpenTelemetryExport {
             await task.value
             deadline.cancel()
         }
+    }
+}
+
+/// Reads a `traceparent` from a dictionary (swift-otel's tracer, reading a span's context).
+private struct TraceparentExtractor: Extractor {
+    func extract(key: String, from carrier: [String: String]) -> String? {
+        carrier[key]
     }
 }

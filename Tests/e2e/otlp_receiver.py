@@ -39,17 +39,28 @@ def attributes(key_values: Any) -> dict[str, Any]:
 class Receiver:
     """Spans, metric data points and log records received, with the requests' content types."""
 
-    def __init__(self) -> None:
+    def __init__(self, unavailable_first: int = 0) -> None:
+        """`unavailable_first`: how many requests are answered 503 before any is accepted."""
         self.lock = threading.RLock()
         self.spans: list[dict[str, Any]] = []
         self.points: list[dict[str, Any]] = []
         self.logs: list[dict[str, Any]] = []
         self.requests: list[tuple[str, str]] = []
+        self.headers: list[dict[str, str]] = []
+        self.refused = 0
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 (http.server API)
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                with receiver.lock:
+                    receiver.headers.append({key.lower(): value for key, value in self.headers.items()})
+                    if receiver.refused < unavailable_first:
+                        receiver.refused += 1
+                        self.send_response(503)
+                        self.send_header("Content-Length", "0")
+                        self.end_headers()
+                        return
                 if self.headers.get("Content-Encoding") == "gzip":
                     body = gzip.decompress(body)
                 kind = REQUESTS.get(self.path)

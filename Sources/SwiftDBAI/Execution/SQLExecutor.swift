@@ -39,6 +39,8 @@ public final class SQLExecutor: Sendable {
     /// Orders database accesses: reads together (up to the pool's size), writes alone.
     let gate: TurnQueue
     let schemaCache: SchemaCache
+    /// The database's name in traces (`db.namespace`): its file's name.
+    let databaseName: String
 
     /// How many reads run at once on a database opened by path.
     static let concurrentReads = 4
@@ -102,6 +104,7 @@ public final class SQLExecutor: Sendable {
         journal = nil
         self.schemaCache = SchemaCache(policy: policy, extensions: extensions, descriptions: descriptions)
         let path = writer.path
+        databaseName = path.split(separator: "/").last.map(String.init) ?? path
         let isFile = !path.isEmpty && path != ":memory:" && !path.hasPrefix("file:")
         readers = isFile
             ? ReaderPool(
@@ -129,6 +132,7 @@ public final class SQLExecutor: Sendable {
         self.policy = policy
         limits = other.limits
         schemaCache = other.schemaCache
+        databaseName = other.databaseName
         self.delegate = delegate
         self.journal = journal
     }
@@ -169,11 +173,6 @@ public final class SQLExecutor: Sendable {
         var policy = policy
         policy.mutationPolicy.operationsRequiringConfirmation = operations
         return SQLExecutor(sharing: self, policy: policy, delegate: delegate, journal: journal)
-    }
-
-    /// The database's name in traces (`db.namespace`): its file's name.
-    var databaseName: String {
-        writer.path.split(separator: "/").last.map(String.init) ?? writer.path
     }
 
     /// Interrupts every statement running now (reads and writes); interrupted writes roll back.

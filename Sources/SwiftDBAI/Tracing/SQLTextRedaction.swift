@@ -8,6 +8,9 @@
 package enum SQLTextRedaction {
     /// `sql` without its literal values and comments.
     package static func redacted(_ sql: String) -> String {
+        // Most statements with parameters have nothing to take out: they are returned as they are.
+        let plain = sql.utf8.withContiguousStorageIfAvailable { !$0.contains(where: mayStartLiteralOrComment) } ?? false
+        if plain { return sql }
         let bytes = Array(sql.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
@@ -92,6 +95,18 @@ package enum SQLTextRedaction {
 
     private static func appendSpace(_ output: inout [UInt8]) {
         if let last = output.last, last != UInt8(ascii: " "), last != UInt8(ascii: "\n") { output.append(UInt8(ascii: " ")) }
+    }
+
+    /// A byte that can begin what ``redacted(_:)`` replaces or must skip whole: a quote, a
+    /// bracket, a comment's first character, a digit or a decimal point.
+    private static func mayStartLiteralOrComment(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"), UInt8(ascii: "["), UInt8(ascii: "-"), UInt8(ascii: "/"),
+            UInt8(ascii: "."), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default:
+            false
+        }
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool {

@@ -1,3 +1,4 @@
+import SwiftDBAIPrimitives
 import Tracing
 
 extension ServiceContext {
@@ -40,23 +41,39 @@ struct StatementSpan {
         let statements = statements()
         let table = table()
         let keyword = operation.sqlKeyword
-        let span = startSpan(table.map { "\(keyword) \($0)" } ?? keyword, context: context, ofKind: .client)
+        let span: any Span = tracer.startSpan(table.map { "\(keyword) \($0)" } ?? keyword, context: context, ofKind: .client)
         guard span.isRecording else { return StatementSpan(span: span) }
         let values = context.recordsSQLValues
-        span.updateAttributes { attributes in
-            attributes["db.system.name"] = "sqlite"
-            attributes["db.namespace"] = database()
-            attributes["db.operation.name"] = keyword
-            if let table { attributes["db.collection.name"] = table }
-            let texts = statements.map { values ? $0.sql : SQLTextRedaction.redacted($0.sql) }
-            attributes["db.query.text"] = capped(texts.joined(separator: ";\n"))
-            if statements.count > 1 { attributes["db.operation.batch.size"] = statements.count }
-            if values, statements.count == 1 {
-                for (key, value) in statements[0].arguments.traceValues { attributes["db.query.parameter.\(key)"] = value }
-            }
+        // Built whole and set once (a span's attributes are copied on each change).
+        var attributes = SpanAttributes()
+        attributes.reserveCapacity(8)
+        attributes.set("db.system.name", value: .string("sqlite"))
+        attributes.set("db.namespace", value: .string(database()))
+        attributes.set("db.operation.name", value: .string(keyword))
+        if let table { attributes.set("db.collection.name", value: .string(table)) }
+        let text = statements.count == 1
+            ? (values ? statements[0].sql : SQLTextRedaction.redacted(statements[0].sql))
+            : statements.map { values ? $0.sql : SQLTextRedaction.redacted($0.sql) }.joined(separator: ";\n")
+        attributes.set("db.query.text", value: .string(capped(text)))
+        if statements.count > 1 { attributes.set("db.operation.batch.size", value: .int64(Int64(statements.count))) }
+        if values, statements.count == 1 {
+            for (key, value) in statements[0].arguments.traceValues { attributes.set("db.query.parameter.\(key)", value: .string(value)) }
         }
+        span.attributes = attributes
         return StatementSpan(span: span)
     }
+
+    /// The process's tracer, kept once one is bootstrapped: looking it up (a lock and a cast)
+    /// costs more than the rest of a statement's span. Until then it is looked up each time, so a
+    /// statement traced before the bootstrap does not keep the no-op tracer.
+    static var tracer: any Tracer {
+        if let known = bootstrapped.withLock({ $0 }) { return known }
+        let current = InstrumentationSystem.tracer
+        if !(current is NoOpTracer) { bootstrapped.withLock { $0 = current } }
+        return current
+    }
+
+    private static let bootstrapped = Mutex<(any Tracer)?>(nil)
 
     /// `text` cut to at most ``maxQueryTextLength`` bytes of UTF-8, on a character's boundary.
     static func capped(_ text: String) -> String {
@@ -69,10 +86,15 @@ struct StatementSpan {
     /// Names the span after what the statement was found to do: its table, when it reads or
     /// writes exactly one.
     func name(after statement: ClassifiedStatement) {
-        let tables = statement.tablesTouched
-        guard tables.count == 1 else { return }
-        span.operationName = "\(statement.operation.sqlKeyword) \(tables[0])"
-        span.attributes["db.collection.name"] = tables[0]
+        // The one table of tablesTouched, without building that sorted union.
+        var only: String?
+        for table in statement.tablesRead.union(statement.tablesWritten.keys) {
+            guard only == nil else { return }
+            only = table
+        }
+        guard let table = only else { return }
+        span.operationName = statement.operation.sqlKeyword + " " + table
+        span.attributes["db.collection.name"] = table
     }
 
     /// Ends the span of an access that returned `rows` rows (a read) or changed them (a write).

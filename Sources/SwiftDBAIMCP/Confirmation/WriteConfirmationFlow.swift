@@ -66,7 +66,8 @@ struct WriteConfirmationFlow: Sendable {
             // Failed unless it ends otherwise (the ledger unavailable).
             var outcome = ConfirmationSpan.Outcome.failed
             defer { span?.end(outcome) }
-            switch try await Self.ledger { () throws(ConfirmationLedgerUnavailable) in try await tokens.redeem(token, for: fingerprint) } {
+            let redeemed = try await Self.ledger { () throws(ConfirmationLedgerUnavailable) in try await tokens.redeem(token, for: fingerprint) }
+            switch redeemed {
             case .success(let signature):
                 do {
                     // The token redeemed is the user's acceptance, whatever the write then does.

@@ -35,6 +35,11 @@ struct OperationTracing: RequestObserver {
     /// The longest client-chosen text (a method, a tool name) put in an attribute.
     static let maxTextLength = 128
 
+    /// `text` cut to ``maxTextLength`` characters (not counted when its bytes are fewer).
+    static func clipped(_ text: String) -> String {
+        text.utf8.count <= maxTextLength ? text : String(text.prefix(maxTextLength))
+    }
+
     func begin(_ request: ArrivingRequest) -> any ObservedRequest {
         let ambient = ServiceContext.current
         var parent = ambient ?? .topLevel
@@ -48,39 +53,41 @@ struct OperationTracing: RequestObserver {
                 link = ambient
             }
         }
-        parent.recordsSQLValues = recordsSQLValues
-        let method = String(request.method.prefix(Self.maxTextLength))
+        if recordsSQLValues { parent.recordsSQLValues = true }
+        let method = Self.clipped(request.method)
         // Span names hold only what the server knows (a method a client invents is `_OTHER`).
         var name = OperationMetrics.methods.contains(request.method) ? request.method : "_OTHER"
         var tool: String?
         var prompt: String?
         switch request.method {
         case "tools/call":
-            tool = request.params["name"]?.stringValue.map { String($0.prefix(Self.maxTextLength)) }
-            if let tool, toolNames.contains(tool) { name += " \(tool)" }
+            tool = request.params["name"]?.stringValue.map(Self.clipped)
+            if let tool, toolNames.contains(tool) { name = "tools/call " + tool }
         case "prompts/get":
-            prompt = request.params["name"]?.stringValue.map { String($0.prefix(Self.maxTextLength)) }
+            prompt = request.params["name"]?.stringValue.map(Self.clipped)
         default:
             break
         }
         let span: any Span = tracer.startSpan(name, context: parent, ofKind: .server)
         if span.isRecording {
             if let link { span.addLink(SpanLink(context: link, attributes: [:])) }
-            span.updateAttributes { attributes in
-                attributes["mcp.method.name"] = method
-                attributes["network.transport"] = transport
-                if let tool {
-                    attributes["gen_ai.tool.name"] = tool
-                    attributes["gen_ai.operation.name"] = "execute_tool"
-                }
-                if let prompt { attributes["gen_ai.prompt.name"] = prompt }
-                if request.method == "resources/read", let uri = request.params["uri"]?.stringValue {
-                    attributes["mcp.resource.uri"] = String(uri.prefix(1_024))
-                }
-                attributes["jsonrpc.request.id"] = request.id.attributeText
-                if let version = request.protocolVersion { attributes["mcp.protocol.version"] = version }
-                if let sessionID { attributes["mcp.session.id"] = sessionID }
+            // Built whole and set once (a span's attributes are copied on each change).
+            var attributes = SpanAttributes()
+            attributes.reserveCapacity(8)
+            attributes.set("mcp.method.name", value: .string(method))
+            attributes.set("network.transport", value: .string(transport))
+            if let tool {
+                attributes.set("gen_ai.tool.name", value: .string(tool))
+                attributes.set("gen_ai.operation.name", value: .string("execute_tool"))
             }
+            if let prompt { attributes.set("gen_ai.prompt.name", value: .string(prompt)) }
+            if request.method == "resources/read", let uri = request.params["uri"]?.stringValue {
+                attributes.set("mcp.resource.uri", value: .string(String(uri.prefix(1_024))))
+            }
+            attributes.set("jsonrpc.request.id", value: .string(request.id.attributeText))
+            if let version = request.protocolVersion { attributes.set("mcp.protocol.version", value: .string(version)) }
+            if let sessionID { attributes.set("mcp.session.id", value: .string(sessionID)) }
+            span.attributes = attributes
         }
         return TracedRequest(span: span)
     }
@@ -118,7 +125,7 @@ extension ID {
     /// The id as `jsonrpc.request.id` holds it: a string as is, a number in decimal.
     var attributeText: String {
         switch self {
-        case .string(let text): String(text.prefix(OperationTracing.maxTextLength))
+        case .string(let text): OperationTracing.clipped(text)
         case .number(let number): String(number)
         }
     }
