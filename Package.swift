@@ -39,9 +39,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Traces (a span per request, per SQLite statement, per model call), through the
-        // swift-distributed-tracing API; `dbai-mcp` bootstraps swift-otel's OTLP/HTTP exporter for
-        // them, its metrics and its logs when the standard OTEL_EXPORTER_OTLP_* variables are set.
-        // OTLP/HTTP only: the gRPC trait would link grpc-swift and HTTP/2.
+        // swift-distributed-tracing API; `dbai-mcp` exports them with SwiftDBAITraceExport, and its
+        // metrics and logs with swift-otel's OTLP/HTTP exporters, when the standard
+        // OTEL_EXPORTER_OTLP_* variables are set. OTLP/HTTP only: the gRPC trait would link
+        // grpc-swift and HTTP/2.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
         // `swift package generate-documentation --target SwiftDBAI` (and `--target SwiftDBAIChat`,
