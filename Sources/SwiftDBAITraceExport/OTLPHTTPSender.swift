@@ -4,6 +4,8 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 
+import Foundation
+
 /// Posts encoded spans to the collector's OTLP/HTTP traces endpoint
 /// (`Content-Type: application/x-protobuf`), with the configured headers, and again after a
 /// pause when the collector asks (429, 502, 503, 504) or cannot be reached, until the export's
@@ -11,14 +13,20 @@ import NIOSSL
 final class OTLPHTTPSender: SpanBatchSender {
     private let client: HTTPClient
     private let endpoint: String
+    /// The endpoint as logged: without user information or query (they may hold credentials).
+    private let shownEndpoint: String
     private let headers: HTTPHeaders
     private let timeout: Duration
     private let logger = Logger(label: "dbai-mcp.otel")
 
     /// - Throws: NIOSSL's error for a certificate or key file that cannot be read.
     init(settings: TraceExportSettings) throws {
+        // A read timeout too: the request's deadline stops at the response's head, and a collector
+        // that then stalls the body would hold the queue.
+        let requestTimeout = TimeAmount.nanoseconds(settings.timeout.nanoseconds)
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow, timeout: HTTPClient.Configuration.Timeout(connect: .seconds(10)),
+            redirectConfiguration: .disallow,
+            timeout: HTTPClient.Configuration.Timeout(connect: min(.seconds(10), requestTimeout), read: requestTimeout),
             decompression: .disabled)
         configuration.tracing.tracer = nil
         if settings.endpoint.lowercased().hasPrefix("https:") {
@@ -32,6 +40,12 @@ final class OTLPHTTPSender: SpanBatchSender {
         }
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         endpoint = settings.endpoint
+        if var shown = URLComponents(string: settings.endpoint) {
+            (shown.user, shown.password, shown.query, shown.fragment) = (nil, nil, nil, nil)
+            shownEndpoint = shown.string ?? "the collector"
+        } else {
+            shownEndpoint = "the collector"
+        }
         var headers = HTTPHeaders()
         for (name, value) in settings.headers { headers.add(name: name, value: value) }
         headers.replaceOrAdd(name: "Content-Type", value: "application/x-protobuf")
@@ -52,24 +66,37 @@ final class OTLPHTTPSender: SpanBatchSender {
             request.body = .bytes(bytes)
             let failure: String
             do {
-                let response = try await client.execute(request, timeout: .nanoseconds(Int64(min(timeout, deadline - clock.now).nanoseconds)))
+                let response = try await client.execute(request, timeout: .nanoseconds(min(timeout, deadline - clock.now).nanoseconds))
+                let status = response.status.code
                 _ = try? await response.body.collect(upTo: 1 << 20)
-                if (200...299).contains(response.status.code) { return }
-                failure = "the collector answered \(response.status.code)"
-                guard [429, 502, 503, 504].contains(response.status.code) else {
-                    logger.warning("OpenTelemetry: \(spans) spans not exported to \(endpoint): \(failure).")
+                if (200...299).contains(status) { return }
+                failure = "the collector answered \(status)"
+                guard [429, 502, 503, 504].contains(status) else {
+                    logger.warning("OpenTelemetry: \(spans) spans not exported to \(shownEndpoint): \(failure).")
                     return
                 }
             } catch {
+                // Only what may pass on a later try is tried again (a connection, a timeout).
+                guard Self.isTransient(error) else {
+                    logger.warning("OpenTelemetry: \(spans) spans not exported to \(shownEndpoint): the request could not be made (\(type(of: error))).")
+                    return
+                }
                 failure = "\(error)"
             }
             if Task.isCancelled || clock.now + pause >= deadline {
-                logger.warning("OpenTelemetry: \(spans) spans not exported to \(endpoint): \(failure).")
+                logger.warning("OpenTelemetry: \(spans) spans not exported to \(shownEndpoint): \(failure).")
                 return
             }
             try? await Task.sleep(for: pause)
             pause *= 2
         }
+    }
+
+    /// A failure that trying again may not meet: no connection, a timeout, a connection closed.
+    /// Not a request the client refuses to make (a malformed header or URL).
+    private static func isTransient(_ error: any Error) -> Bool {
+        guard let error = error as? HTTPClientError else { return true }
+        return [.connectTimeout, .readTimeout, .writeTimeout, .remoteConnectionClosed, .deadlineExceeded, .cancelled].contains(error)
     }
 
     func shutdown() async {

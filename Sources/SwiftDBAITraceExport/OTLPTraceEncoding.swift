@@ -3,7 +3,7 @@ import Tracing
 /// The body of an OTLP/HTTP traces request (`ExportTraceServiceRequest`, protobuf), written
 /// field by field: one resource, one instrumentation scope, the spans.
 struct OTLPTraceEncoding: Sendable {
-    /// The resource's attributes (`service.name`, `OTEL_RESOURCE_ATTRIBUTES`, the SDK's).
+    /// The resource's attributes (`service.name` and `OTEL_RESOURCE_ATTRIBUTES`).
     let resource: [(key: String, value: String)]
     /// The instrumentation scope's name and version.
     let scopeName: String
@@ -71,7 +71,8 @@ struct OTLPTraceEncoding: Sendable {
         }
         if let status = span.status {
             writer.message(15) { writer in
-                if let message = status.message { writer.string(2, message) }
+                // The specification keeps a status's description for errors.
+                if status.code == .error, let message = status.message { writer.string(2, message) }
                 writer.varint(3, status.code == .ok ? 1 : 2)
             }
         }

@@ -66,7 +66,7 @@ struct ProtobufWriter: ~Copyable {
     @inline(__always)
     mutating func raw(_ bytes: UnsafeRawBufferPointer) {
         reserve(bytes.count)
-        if let start = bytes.baseAddress { (base + count).update(from: start.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+        if let start = bytes.baseAddress { UnsafeMutableRawPointer(base + count).copyMemory(from: start, byteCount: bytes.count) }
         count += bytes.count
     }
 
@@ -153,15 +153,16 @@ struct ProtobufWriter: ~Copyable {
         varint(value)
     }
 
-    /// A message field (or a packed repeated one): `body` writes its fields, then its length goes
-    /// in front of them.
+    /// A length-delimited field whose body `body` writes (a message's fields, or any bytes), then
+    /// its length goes in front of them.
     mutating func message(_ field: UInt32, _ body: (inout ProtobufWriter) -> Void) {
         tag(field, 2)
         let start = count
         body(&self)
         let length = count - start
         let prefix = Self.varintSize(UInt64(length))
-        reserve(prefix)
+        // Room for the varint's own reserve too: growing after the move would copy only `start` bytes.
+        reserve(max(prefix, 10))
         memmove(base + start + prefix, base + start, length)
         let end = count + prefix
         count = start

@@ -11,9 +11,11 @@ public struct TraceExportSettings: Sendable {
     public var headers: [(String, String)]
     /// `OTEL_EXPORTER_OTLP_[TRACES_]TIMEOUT`: how long one request may take (10 s by default).
     public var timeout: Duration
-    /// `OTEL_EXPORTER_OTLP_[TRACES_]CERTIFICATE`, `…_CLIENT_CERTIFICATE`, `…_CLIENT_KEY`: PEM files.
+    /// `OTEL_EXPORTER_OTLP_[TRACES_]CERTIFICATE`: the PEM file of the roots to trust (https).
     public var certificate: String?
+    /// `OTEL_EXPORTER_OTLP_[TRACES_]CLIENT_CERTIFICATE`: the PEM file of a client certificate (mTLS).
     public var clientCertificate: String?
+    /// `OTEL_EXPORTER_OTLP_[TRACES_]CLIENT_KEY`: the PEM file of that certificate's key.
     public var clientKey: String?
     /// `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`.
     public var sampler: TraceSampler
@@ -65,8 +67,11 @@ public struct TraceExportSettings: Sendable {
             endpoint = "http://localhost:4318/v1/traces"
         }
         if let (key, found) = signal("HEADERS") {
-            guard let pairs = Self.pairs(found) else {
-                throw TraceExportSettingsError(key, "…", "give comma-separated key=value pairs, values percent-encoded")
+            // The value is never repeated: headers hold credentials.
+            guard let pairs = Self.pairs(found), pairs.allSatisfy({ Self.isToken($0.0) && Self.isFieldValue($0.1) }) else {
+                throw TraceExportSettingsError(
+                    key, "…", "give comma-separated key=value pairs (names of letters, digits and !#$%&'*+-.^_`|~; values "
+                        + "percent-encoded, without control characters)")
             }
             headers = pairs
         } else {
@@ -99,9 +104,24 @@ public struct TraceExportSettings: Sendable {
         let propagators = value("OTEL_PROPAGATORS")?.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         propagates = propagators.map { $0.contains("tracecontext") } ?? true
 
+        resource = try Self.resource(environment: environment, defaultServiceName: defaultServiceName)
+    }
+
+    /// The resource every signal reports: `service.name` (from `OTEL_SERVICE_NAME`, else from
+    /// `OTEL_RESOURCE_ATTRIBUTES`, else `defaultServiceName`) first, then the other attributes of
+    /// `OTEL_RESOURCE_ATTRIBUTES`, values percent-decoded, the last of a repeated key kept.
+    ///
+    /// - Throws: ``TraceExportSettingsError`` for attributes that are not `key=value` pairs.
+    public static func resource(
+        environment: [String: String], defaultServiceName: String
+    ) throws(TraceExportSettingsError) -> [(key: String, value: String)] {
+        func value(_ key: String) -> String? {
+            guard let value = environment[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+            return value
+        }
         var resource: [(key: String, value: String)] = []
         if let listed = value("OTEL_RESOURCE_ATTRIBUTES") {
-            guard let pairs = Self.pairs(listed) else {
+            guard let pairs = pairs(listed) else {
                 throw TraceExportSettingsError("OTEL_RESOURCE_ATTRIBUTES", listed, "give comma-separated key=value pairs, values percent-encoded")
             }
             for (key, value) in pairs {
@@ -112,7 +132,24 @@ public struct TraceExportSettings: Sendable {
         let name = value("OTEL_SERVICE_NAME") ?? resource.first { $0.key == "service.name" }?.value ?? defaultServiceName
         resource.removeAll { $0.key == "service.name" }
         resource.insert(("service.name", name), at: 0)
-        self.resource = resource
+        return resource
+    }
+
+    /// An HTTP field name: one or more of RFC 9110's token characters.
+    static func isToken(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                true
+            default:
+                "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
+        }
+    }
+
+    /// An HTTP field value: no control character but a tab (no CR, LF or NUL to split a request).
+    static func isFieldValue(_ value: String) -> Bool {
+        value.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7f) }
     }
 
     /// An http or https URL; with `appending`, that path after the URL's own (and a `/`).

@@ -103,17 +103,18 @@ struct OpenTelemetryExport {
         return kept.isEmpty ? "none" : kept.joined(separator: ",")
     }
 
-    /// swift-otel's configuration: the signals on, the service named `dbai-mcp` unless
-    /// `OTEL_SERVICE_NAME` or `service.name` in `OTEL_RESOURCE_ATTRIBUTES` says otherwise (as the
-    /// spans' resource), and its own diagnostics on stderr at `warning`.
-    private func configuration(durationBuckets: [Duration]) -> OTel.Configuration {
+    /// swift-otel's configuration: the signals on, the resource the spans report (so that every
+    /// signal names the same service, `dbai-mcp` unless `OTEL_SERVICE_NAME` or `service.name` in
+    /// `OTEL_RESOURCE_ATTRIBUTES` says otherwise, with the same decoded attributes), and its own
+    /// diagnostics on stderr at `warning`.
+    private func configuration(durationBuckets: [Duration], resource: [(key: String, value: String)]) -> OTel.Configuration {
         var configuration = OTel.Configuration.default
-        // swift-otel takes a resource's service.name only while the configured name is its default.
-        let resource = environment["OTEL_RESOURCE_ATTRIBUTES"].flatMap(TraceExportSettings.pairs) ?? []
-        if !resource.contains(where: { $0.0 == "service.name" }) { configuration.serviceName = "dbai-mcp" }
+        for (key, value) in resource {
+            if key == "service.name" { configuration.serviceName = value } else { configuration.resourceAttributes[key] = value }
+        }
         configuration.diagnosticLogger = .custom(Logger(label: "dbai-mcp.otel") { StreamLogHandler.standardError(label: $0) })
         configuration.diagnosticLogLevel = .warning
-        configuration.traces.enabled = traces
+        configuration.traces.enabled = false
         configuration.metrics.enabled = metrics
         configuration.metrics.defaultDurationHistogramBuckets = durationBuckets
         configuration.logs.enabled = logs
@@ -134,14 +135,12 @@ struct OpenTelemetryExport {
     /// - Throws: ``TraceExportSettingsError`` or swift-otel's error for a configuration that
     ///   cannot be used (an unknown exporter or sampler, a malformed variable).
     func makeBackends(durationBuckets: [Duration]) throws -> Backends {
-        let configuration = configuration(durationBuckets: durationBuckets)
+        // Every setting is read before anything is made: a backend made, then dropped when a later
+        // one fails, would have to be shut down first.
+        let resource = try TraceExportSettings.resource(environment: environment, defaultServiceName: "dbai-mcp")
+        let traceSettings = traces ? try TraceExportSettings(environment: environment, defaultServiceName: "dbai-mcp") : nil
+        let configuration = configuration(durationBuckets: durationBuckets, resource: resource)
         var backends = Backends(services: [])
-        if traces {
-            let settings = try TraceExportSettings(environment: environment, defaultServiceName: "dbai-mcp")
-            let tracer = try OTLPTracer(settings: settings, scope: ("dbai-mcp", DBAIServer.version))
-            backends.tracer = tracer
-            backends.services.append(tracer.queue)
-        }
         if metrics {
             let (factory, service) = try OTel.makeMetricsBackend(configuration: configuration)
             backends.metricsFactory = factory
@@ -153,10 +152,15 @@ struct OpenTelemetryExport {
             backends.services.append(service)
             if traces {
                 // swift-otel's log records carry the span context only its own tracer sets: it reads
-                // each record's span from its traceparent (SpanCorrelatedLogHandler).
+                // each record's span from its traceparent (SpanCorrelatedLogHandler). That tracer
+                // exports nothing and reads W3C trace context whatever OTEL_* says (swift-otel
+                // lets the environment override its configuration).
                 var bridge = configuration
+                bridge.traces.enabled = true
                 bridge.traces.exporter = .none
-                let (otelTracer, bridgeService) = try OTel.makeTracingBackend(configuration: bridge)
+                let (otelTracer, bridgeService) = try Self.withEnvironment(["OTEL_PROPAGATORS": "tracecontext", "OTEL_TRACES_EXPORTER": "none"]) {
+                    try OTel.makeTracingBackend(configuration: bridge)
+                }
                 backends.services.append(bridgeService)
                 backends.logHandler = { label in
                     SpanCorrelatedLogHandler(exporting: handler(label)) { context, identity in
@@ -165,7 +169,26 @@ struct OpenTelemetryExport {
                 }
             }
         }
+        // Last: its HTTP client is made only once nothing after it can fail.
+        if let traceSettings {
+            let tracer = try OTLPTracer(settings: traceSettings, scope: ("dbai-mcp", DBAIServer.version))
+            backends.tracer = tracer
+            backends.services.append(tracer.queue)
+        }
         return backends
+    }
+
+    /// Runs `body` with `variables` set in the process's environment, then puts back what was there
+    /// (at start-up, before anything else runs).
+    private static func withEnvironment<Result>(_ variables: [String: String], _ body: () throws -> Result) rethrows -> Result {
+        let saved = variables.keys.map { ($0, getenv($0).map { String(cString: $0) }) }
+        for (key, value) in variables { setenv(key, value, 1) }
+        defer {
+            for (key, value) in saved {
+                if let value { setenv(key, value, 1) } else { unsetenv(key) }
+            }
+        }
+        return try body()
     }
 
     /// The process's log handlers: standard error, with the current span's `trace_id` and

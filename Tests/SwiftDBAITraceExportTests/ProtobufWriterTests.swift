@@ -41,6 +41,19 @@ struct ProtobufWriterTests {
         }
     }
 
+    @Test("a field of raw bytes whose length prefix makes the writer grow keeps its body")
+    func growsWhilePrefixing() throws {
+        for filled in 40..<70 {
+            var writer = ProtobufWriter(capacity: 64)
+            for _ in 0..<filled { writer.varint(1) }
+            let body: [UInt8] = [1, 2, 3]
+            writer.message(1) { field in body.withUnsafeBytes { field.raw($0) } }
+            let bytes = writer.bytes
+            #expect(bytes.count == filled + 5)
+            #expect(Array(bytes.suffix(5)) == [0x0a, 3, 1, 2, 3])
+        }
+    }
+
     @Test("zero scalars are left out unless asked for; fixed values are little-endian")
     func scalars() throws {
         var writer = ProtobufWriter()

@@ -32,7 +32,7 @@ struct TraceExportSettingsTests {
         }
     }
 
-    @Test("headers: key=value pairs, percent-decoded, the traces ones first; a malformed list is refused without its value")
+    @Test("headers: key=value pairs, percent-decoded, the traces ones instead of the shared ones; a malformed list is refused without its value")
     func headers() throws {
         let settings = try Self.settings([
             "OTEL_EXPORTER_OTLP_HEADERS": "api-key=shared",
@@ -45,6 +45,18 @@ struct TraceExportSettingsTests {
         } throws: { error in
             !"\(error)".contains("secret") && "\(error)".contains("OTEL_EXPORTER_OTLP_HEADERS")
         }
+    }
+
+    @Test("a header that would split the request, or whose name is not a token, is refused without its value", arguments: [
+        "x-a=b%0D%0Ainjected: 1", "x-a=b%00c", "bad name=1", "x:a=1", "=1",
+    ])
+    func unsafeHeaders(headers: String) {
+        #expect {
+            try Self.settings(["OTEL_EXPORTER_OTLP_HEADERS": headers])
+        } throws: { error in
+            "\(error)".hasPrefix("OTEL_EXPORTER_OTLP_HEADERS=…") && !"\(error)".contains("injected")
+        }
+        #expect(TraceExportSettings.isToken("X-Api-Key") && TraceExportSettings.isFieldValue("Bearer a\tb"))
     }
 
     @Test("timeouts and the batch processor's limits, in milliseconds and counts; a batch is never larger than the queue")

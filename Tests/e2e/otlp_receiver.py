@@ -121,12 +121,13 @@ class Receiver:
                             })
             elif path == "/v1/metrics":
                 for resource_metrics in message.resource_metrics:
+                    resource = attributes(resource_metrics.resource.attributes)
                     for scope in resource_metrics.scope_metrics:
                         for metric in scope.metrics:
                             data = metric.WhichOneof("data")
                             for point in getattr(metric, data).data_points:
                                 entry = {"name": metric.name, "kind": data, "unit": metric.unit,
-                                         "attributes": attributes(point.attributes)}
+                                         "attributes": attributes(point.attributes), "resource": resource}
                                 if data in ("histogram", "exponential_histogram"):
                                     entry["count"] = point.count
                                     entry["sum"] = point.sum
@@ -135,6 +136,7 @@ class Receiver:
                                 self.points.append(entry)
             else:
                 for resource_logs in message.resource_logs:
+                    resource = attributes(resource_logs.resource.attributes)
                     for scope in resource_logs.scope_logs:
                         for record in scope.log_records:
                             self.logs.append({
@@ -143,6 +145,7 @@ class Receiver:
                                 "trace_id": record.trace_id.hex(),
                                 "span_id": record.span_id.hex(),
                                 "attributes": attributes(record.attributes),
+                                "resource": resource,
                             })
 
     def wait_for(self, predicate: Callable[["Receiver"], bool], timeout: float = 20) -> bool:

@@ -83,7 +83,6 @@ def test_the_samplers_of_the_specification(dbai_bin: Path, chinook: Path) -> Non
         stdio.call("tools/call", {"name": "query", "arguments": {"sql": "SELECT 2"}})
         stdio.close()
         assert receiver.wait_for(lambda r: len(r.spans_named("tools/call query")) >= 1)
-        time.sleep(0.5)
     # The sampled parent decides for its child; a request without one falls to the ratio, 0.
     assert (only(receiver.spans_named("tools/call query"))["trace_id"], only(receiver.spans_named("tools/call query"))["parent_span_id"]) == (TRACE, PARENT)
     assert len(receiver.spans_named("SELECT")) == 1
@@ -94,6 +93,8 @@ def test_the_samplers_of_the_specification(dbai_bin: Path, chinook: Path) -> Non
     ("OTEL_TRACES_SAMPLER", "sometimes", "always_on"),
     ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "collector:4318", "http://"),
     ("OTEL_EXPORTER_OTLP_TRACES_HEADERS", "no-equals-sign", "key=value"),
+    ("OTEL_EXPORTER_OTLP_HEADERS", "x-a=b%0D%0Ainjected: 1", "control characters"),
+    ("OTEL_RESOURCE_ATTRIBUTES", "service.name", "key=value"),
     ("OTEL_BSP_EXPORT_TIMEOUT", "soon", "positive number"),
     ("OTEL_EXPORTER_OTLP_CERTIFICATE", "/no/such/ca.pem", "cannot be read"),
 ])
@@ -104,4 +105,68 @@ def test_a_trace_setting_that_cannot_be_used_stops_the_start(dbai_bin: Path, chi
             env=otel_env(receiver, **{variable: value}))
     assert process.returncode == 1 and process.stdout == ""
     assert variable in process.stderr and says in process.stderr
-    assert "no-equals-sign" not in process.stderr or variable != "OTEL_EXPORTER_OTLP_TRACES_HEADERS"
+    assert "no-equals-sign" not in process.stderr and "injected" not in process.stderr, "header values are never repeated"
+
+
+def test_every_signal_names_the_same_resource(dbai_bin: Path, chinook: Path) -> None:
+    for attributes, name in (("service.name=my%20svc,team=db%2Cops", "my svc"), ("service.name=ledger,empty=", "ledger")):
+        with Receiver() as receiver:
+            stdio = Stdio(dbai_bin, chinook, env=otel_env(receiver, OTEL_RESOURCE_ATTRIBUTES=attributes))
+            stdio.call("tools/call", traced(query("SELECT * FROM nowhere")))
+            stdio.close()
+            assert receiver.wait_for(lambda r: len(r.spans_named("tools/call query")) == 1 and r.logs and r.points)
+        span_resource = only(receiver.spans_named("tools/call query"))["resource"]
+        assert span_resource["service.name"] == name
+        assert {log["resource"]["service.name"] for log in receiver.logs} == {name}
+        assert {point["resource"]["service.name"] for point in receiver.points} == {name}
+
+
+def test_logs_name_their_span_whatever_the_propagators(dbai_bin: Path, chinook: Path) -> None:
+    with Receiver() as receiver:
+        stdio = Stdio(dbai_bin, chinook, env=otel_env(receiver, OTEL_PROPAGATORS="none"))
+        stdio.call("tools/call", traced(query("SELECT * FROM nowhere")))
+        stdio.close()
+        assert receiver.wait_for(lambda r: any("nowhere" in str(log["body"]) for log in r.logs))
+    span = only(receiver.spans_named("tools/call query"))
+    assert span["trace_id"] != TRACE, "none: the caller's context is not read"
+    log = [log for log in receiver.logs if "nowhere" in str(log["body"])][0]
+    assert (log["trace_id"], log["span_id"]) == (span["trace_id"], span["span_id"])
+
+
+def test_a_collector_that_stalls_its_answer_does_not_hold_the_exporter(dbai_bin: Path, chinook: Path) -> None:
+    """It sends a response's head, then nothing: each request gives up after OTEL_EXPORTER_OTLP_TIMEOUT."""
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    accepted: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            accepted.append(connection)
+            connection.recv(65536)
+            connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/x-protobuf\r\nContent-Length: 100\r\n\r\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+    port = listener.getsockname()[1]
+    env = plain_env(
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=f"http://127.0.0.1:{port}/v1/traces", OTEL_BSP_SCHEDULE_DELAY="100",
+        OTEL_EXPORTER_OTLP_TIMEOUT="500", OTEL_BSP_EXPORT_TIMEOUT="4000")
+    stdio = Stdio(dbai_bin, chinook, env=env)
+    try:
+        for _ in range(3):
+            assert stdio.call("tools/call", traced(query("SELECT 1")))["result"]["structuredContent"]["rows"] == [[1]]
+            time.sleep(1.5)
+        # Each batch's requests ended (read timeout) instead of waiting on the first answer's body.
+        assert len(accepted) >= 3, len(accepted)
+    finally:
+        stdio.close()
+        listener.close()
+        for connection in accepted:
+            connection.close()

@@ -53,7 +53,8 @@ struct OperationTracing: RequestObserver {
                 link = ambient
             }
         }
-        if recordsSQLValues { parent.recordsSQLValues = true }
+        // Set only when it changes something (a write to the context copies it).
+        if recordsSQLValues || parent.recordsSQLValues { parent.recordsSQLValues = recordsSQLValues }
         let method = Self.clipped(request.method)
         // Span names hold only what the server knows (a method a client invents is `_OTHER`).
         var name = OperationMetrics.methods.contains(request.method) ? request.method : "_OTHER"
