@@ -62,6 +62,7 @@ public final class OTLPSpan: Span, @unchecked Sendable {
         }
     }
 
+    /// The span's name; it may change until the span ends.
     public var operationName: String {
         get { withLock { $0.name } }
         set {
@@ -70,6 +71,9 @@ public final class OTLPSpan: Span, @unchecked Sendable {
         }
     }
 
+    /// The span's attributes. `span.attributes[key] = value` changes them in place, under the
+    /// span's lock: the closure of `updateAttributes` must not use the span itself, and the
+    /// attributes must not be passed `inout` across an `await`.
     public var attributes: SpanAttributes {
         get { withLock { $0.attributes } }
         set {
@@ -103,6 +107,7 @@ public final class OTLPSpan: Span, @unchecked Sendable {
         }
     }
 
+    /// Records an event (until the span ends).
     public func addEvent(_ event: SpanEvent) {
         guard records else { return }
         withLock { if !$0.ended { $0.events.append(event) } }

@@ -11,6 +11,8 @@ public struct OTLPTracer: Tracer {
     public let queue: SpanExportQueue
     /// False when `OTEL_PROPAGATORS` is `none`: no context is read from or written to carriers.
     let propagates: Bool
+    /// A tracer that samples with `sampler` and hands its ended spans to `queue`; `propagates`
+    /// false reads and writes no `traceparent`.
     public init(sampler: TraceSampler, queue: SpanExportQueue, propagates: Bool = true) {
         self.sampler = sampler
         self.queue = queue
@@ -27,6 +29,8 @@ public struct OTLPTracer: Tracer {
         self.init(sampler: settings.sampler, queue: queue, propagates: settings.propagates)
     }
 
+    /// Starts a span in `context`: a child of the span current there (same trace, its sampling
+    /// decision when the sampler is parent-based), else the root of a new trace.
     public func startSpan<Instant: TracerInstant>(
         _ operationName: String, context: @autoclosure () -> ServiceContext, ofKind kind: SpanKind,
         at instant: @autoclosure () -> Instant, function: String, file fileID: String, line: UInt
@@ -44,10 +48,13 @@ public struct OTLPTracer: Tracer {
             start: instant().nanosecondsSinceEpoch, queue: sampled ? queue : nil)
     }
 
+    /// Sends the spans waiting now, without waiting for the schedule.
     public func forceFlush() {
         queue.wake()
     }
 
+    /// Reads the caller's `traceparent` (and `tracestate`) into `context`; a malformed one is
+    /// ignored.
     public func extract<Carrier, Extract: Extractor>(
         _ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract
     ) where Extract.Carrier == Carrier {
@@ -57,6 +64,7 @@ public struct OTLPTracer: Tracer {
         context.spanIdentity = identity
     }
 
+    /// Writes the current span's `traceparent` (and `tracestate`) for the next hop.
     public func inject<Carrier, Inject: Injector>(
         _ context: ServiceContext, into carrier: inout Carrier, using injector: Inject
     ) where Inject.Carrier == Carrier {

@@ -9,11 +9,16 @@ import SwiftDBAIPrimitives
 public final class SpanExportQueue: Service, Sendable {
     /// `OTEL_BSP_*`: the batch span processor's settings.
     public struct Limits: Sendable, Equatable {
+        /// `OTEL_BSP_SCHEDULE_DELAY`: how often what waits is sent.
         public var scheduleDelay: Duration = .seconds(5)
+        /// `OTEL_BSP_EXPORT_TIMEOUT`: how long one batch may take, tries again included.
         public var exportTimeout: Duration = .seconds(30)
+        /// `OTEL_BSP_MAX_QUEUE_SIZE`: the most spans waiting; more are dropped.
         public var maxQueueSize = 2_048
+        /// `OTEL_BSP_MAX_EXPORT_BATCH_SIZE`: the most spans in one request.
         public var maxExportBatchSize = 512
 
+        /// The specification's defaults.
         public init() {}
     }
 

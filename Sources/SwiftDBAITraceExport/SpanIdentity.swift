@@ -22,6 +22,7 @@ public struct SpanIdentity: Sendable, Hashable {
     /// True when the context was read from a caller (`traceparent`), not made here.
     public var isRemote: Bool
 
+    /// An identity from its parts.
     public init(
         traceID: (high: UInt64, low: UInt64), spanID: UInt64, parentSpanID: UInt64 = 0, isSampled: Bool, traceState: String = "",
         isRemote: Bool = false
