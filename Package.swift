@@ -179,6 +179,8 @@ let package = Package(
             name: "SwiftDBAITraceExport",
             dependencies: [
                 "SwiftDBAIPrimitives",
+                // SpanAttributeListRecording: the package's spans record their attributes as a list.
+                "SwiftDBAI",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -266,7 +268,7 @@ let package = Package(
         .testTarget(
             name: "SwiftDBAITraceExportTests",
             dependencies: [
-                "SwiftDBAITraceExport", "SwiftDBAIPrimitives",
+                "SwiftDBAITraceExport", "SwiftDBAIPrimitives", "SwiftDBAI",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -12,6 +12,8 @@ struct FinishedSpan: Sendable {
     var start: UInt64
     var end: UInt64
     var attributes: SpanAttributes
+    /// Attributes recorded as a list (``SpanAttributeListRecording``), written before `attributes`.
+    var attributeList: [(String, SpanAttribute)] = []
     var events: [SpanEvent]
     var links: [LinkedSpan]
     var status: SpanStatus?

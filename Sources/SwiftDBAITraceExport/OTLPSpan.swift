@@ -1,4 +1,5 @@
 import Foundation
+import SwiftDBAI
 import Tracing
 
 /// A span of ``OTLPTracer``: recorded until it ends, then handed to the export queue once. A span
@@ -26,10 +27,19 @@ public final class OTLPSpan: Span, @unchecked Sendable {
         var context: ServiceContext?
         var name: String
         var attributes = SpanAttributes()
+        /// Attributes recorded as a list (``SpanAttributeListRecording``); moved into
+        /// `attributes` when those are read or changed, so that a key is exported once.
+        var attributeList: [(String, SpanAttribute)] = []
         var events: [SpanEvent] = []
         var links: [LinkedSpan] = []
         var status: SpanStatus?
         var ended = false
+
+        mutating func mergeList() {
+            guard !attributeList.isEmpty else { return }
+            for (key, value) in attributeList where attributes.get(key) == nil { attributes.set(key, value: value) }
+            attributeList = []
+        }
     }
 
     init(
@@ -75,15 +85,25 @@ public final class OTLPSpan: Span, @unchecked Sendable {
     /// span's lock: the closure of `updateAttributes` must not use the span itself, and the
     /// attributes must not be passed `inout` across an `await`.
     public var attributes: SpanAttributes {
-        get { withLock { $0.attributes } }
+        get {
+            withLock { state in
+                state.mergeList()
+                return state.attributes
+            }
+        }
         set {
             guard records else { return }
-            withLock { if !$0.ended { $0.attributes = newValue } }
+            withLock { state in
+                guard !state.ended else { return }
+                state.attributes = newValue
+                state.attributeList = []
+            }
         }
         _modify {
             lock.lock()
             defer { lock.unlock() }
             if records, !state.ended {
+                state.mergeList()
                 yield &state.attributes
             } else {
                 var ignored = SpanAttributes()
@@ -138,12 +158,23 @@ public final class OTLPSpan: Span, @unchecked Sendable {
         let finished: FinishedSpan? = withLock { state in
             guard !state.ended else { return nil }
             state.ended = true
-            defer { (state.attributes, state.events, state.links) = (SpanAttributes(), [], []) }
+            defer { (state.attributes, state.attributeList, state.events, state.links) = (SpanAttributes(), [], [], []) }
             return FinishedSpan(
                 identity: identity, parentIsRemote: parentIsRemote, name: state.name, kind: kind, start: start,
-                end: max(end, start), attributes: state.attributes, events: state.events, links: state.links,
-                status: state.status)
+                end: max(end, start), attributes: state.attributes, attributeList: state.attributeList, events: state.events,
+                links: state.links, status: state.status)
         }
         if let finished { queue.enqueue(finished) }
+    }
+}
+
+extension OTLPSpan: SpanAttributeListRecording {
+    /// Adds `attributes` as they are (until the span ends): nothing hashed, nothing copied.
+    package func record(_ attributes: [(String, SpanAttribute)]) {
+        guard records else { return }
+        withLock { state in
+            guard !state.ended else { return }
+            if state.attributeList.isEmpty { state.attributeList = attributes } else { state.attributeList += attributes }
+        }
     }
 }

@@ -52,6 +52,7 @@ struct OTLPTraceEncoding: Sendable {
         writer.varint(6, kind(span.kind))
         writer.fixed64(7, span.start, always: true)
         writer.fixed64(8, span.end, always: true)
+        for (key, value) in span.attributeList { attribute(key, value, field: 9, into: &writer) }
         attributes(span.attributes, field: 9, into: &writer)
         for event in span.events {
             writer.message(11) { writer in
@@ -99,17 +100,20 @@ struct OTLPTraceEncoding: Sendable {
     /// Repeated `KeyValue` fields; those of one string, integer or Boolean (nearly all) are written
     /// with their lengths counted first.
     private static func attributes(_ attributes: SpanAttributes, field: UInt32, into writer: inout ProtobufWriter) {
-        attributes.forEach { key, value in
-            switch value {
-            case .string(let text): writer.keyValue(field, key: key, valueField: 1, text: text)
-            case .int64(let number): writer.keyValue(field, key: key, valueField: 3, varint: UInt64(bitPattern: number))
-            case .int32(let number): writer.keyValue(field, key: key, valueField: 3, varint: UInt64(bitPattern: Int64(number)))
-            case .bool(let flag): writer.keyValue(field, key: key, valueField: 2, varint: flag ? 1 : 0)
-            default:
-                writer.message(field) { pair in
-                    pair.string(1, key, always: true)
-                    pair.message(2) { anyValue(value, into: &$0) }
-                }
+        attributes.forEach { key, value in attribute(key, value, field: field, into: &writer) }
+    }
+
+    /// One `KeyValue` field.
+    private static func attribute(_ key: String, _ value: SpanAttribute, field: UInt32, into writer: inout ProtobufWriter) {
+        switch value {
+        case .string(let text): writer.keyValue(field, key: key, valueField: 1, text: text)
+        case .int64(let number): writer.keyValue(field, key: key, valueField: 3, varint: UInt64(bitPattern: number))
+        case .int32(let number): writer.keyValue(field, key: key, valueField: 3, varint: UInt64(bitPattern: Int64(number)))
+        case .bool(let flag): writer.keyValue(field, key: key, valueField: 2, varint: flag ? 1 : 0)
+        default:
+            writer.message(field) { pair in
+                pair.string(1, key, always: true)
+                pair.message(2) { anyValue(value, into: &$0) }
             }
         }
     }

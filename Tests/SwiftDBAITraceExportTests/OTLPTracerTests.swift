@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import SwiftDBAI
 import SwiftDBAIPrimitives
 import Testing
 import Tracing
@@ -84,6 +85,26 @@ struct OTLPTracerTests {
         let keys = try ProtobufReader.messages(9, in: encoded).map { try ProtobufReader.string(1, in: $0) }
         #expect(keys == ["kept"])
         #expect(try ProtobufReader.all(3, in: try ProtobufReader.message(15, in: encoded)) == [.varint(1)])
+    }
+
+    @Test("attributes recorded as a list are exported once each, with those set through `attributes`; reading or changing them merges the list in")
+    func attributeList() async throws {
+        let (tracer, sender) = Self.tracer()
+        let listed = tracer.startSpan("listed", context: .topLevel, ofKind: .client)
+        listed.record([("db.system.name", .string("sqlite")), ("db.response.returned_rows", .int64(3))])
+        listed.attributes["error.type"] = "invalid_sql"
+        #expect(listed.attributes.get("db.system.name") == .string("sqlite") && listed.attributes.count == 3)
+        listed.record([("late", .bool(true))])
+        listed.end()
+        let replaced = tracer.startSpan("replaced", context: .topLevel, ofKind: .client)
+        replaced.record([("gone", .string("x"))])
+        replaced.attributes = ["kept": "y"]
+        replaced.end()
+        try await Self.running(tracer.queue) {}
+        let scopeSpans = try ProtobufReader.message(2, in: try ProtobufReader.message(1, in: sender.bodies[0]))
+        let spans = try ProtobufReader.messages(2, in: scopeSpans)
+        let keys = try spans.map { span in try ProtobufReader.messages(9, in: span).map { try ProtobufReader.string(1, in: $0) ?? "" }.sorted() }
+        #expect(keys == [["db.response.returned_rows", "db.system.name", "error.type", "late"], ["kept"]])
     }
 
     @Test("a span not sampled records nothing but still carries the trace")

@@ -27,6 +27,8 @@ extension ServiceContext {
 /// spans are): otherwise nothing is made and nothing is paid but a task-local read.
 struct StatementSpan {
     let span: any Span
+    /// The span, when it takes attributes as a list (cast once).
+    let recorder: (any SpanAttributeListRecording)?
 
     /// The most bytes of `db.query.text` (a statement can be megabytes long).
     static let maxQueryTextLength = 4_096
@@ -42,25 +44,25 @@ struct StatementSpan {
         let table = table()
         let keyword = operation.sqlKeyword
         let span: any Span = tracer.startSpan(table.map { "\(keyword) \($0)" } ?? keyword, context: context, ofKind: .client)
-        guard span.isRecording else { return StatementSpan(span: span) }
+        let recorder = span as? any SpanAttributeListRecording
+        guard span.isRecording else { return StatementSpan(span: span, recorder: recorder) }
         let values = context.recordsSQLValues
-        // Built whole and set once (a span's attributes are copied on each change).
-        var attributes = SpanAttributes()
+        var attributes: [(String, SpanAttribute)] = []
         attributes.reserveCapacity(8)
-        attributes.set("db.system.name", value: .string("sqlite"))
-        attributes.set("db.namespace", value: .string(database()))
-        attributes.set("db.operation.name", value: .string(keyword))
-        if let table { attributes.set("db.collection.name", value: .string(table)) }
+        attributes.append(("db.system.name", .string("sqlite")))
+        attributes.append(("db.namespace", .string(database())))
+        attributes.append(("db.operation.name", .string(keyword)))
+        if let table { attributes.append(("db.collection.name", .string(table))) }
         let text = statements.count == 1
             ? (values ? statements[0].sql : SQLTextRedaction.redacted(statements[0].sql))
             : statements.map { values ? $0.sql : SQLTextRedaction.redacted($0.sql) }.joined(separator: ";\n")
-        attributes.set("db.query.text", value: .string(capped(text)))
-        if statements.count > 1 { attributes.set("db.operation.batch.size", value: .int64(Int64(statements.count))) }
+        attributes.append(("db.query.text", .string(capped(text))))
+        if statements.count > 1 { attributes.append(("db.operation.batch.size", .int64(Int64(statements.count)))) }
         if values, statements.count == 1 {
-            for (key, value) in statements[0].arguments.traceValues { attributes.set("db.query.parameter.\(key)", value: .string(value)) }
+            for (key, value) in statements[0].arguments.traceValues { attributes.append(("db.query.parameter.\(key)", .string(value))) }
         }
-        span.attributes = attributes
-        return StatementSpan(span: span)
+        span.record(attributes, through: recorder)
+        return StatementSpan(span: span, recorder: recorder)
     }
 
     /// The process's tracer, kept once one is bootstrapped: looking it up (a lock and a cast)
@@ -84,7 +86,7 @@ struct StatementSpan {
     }
 
     /// Names the span after what the statement was found to do: its table, when it reads or
-    /// writes exactly one.
+    /// writes exactly one (for an access started without its table: a read, an export).
     func name(after statement: ClassifiedStatement) {
         // The one table of tablesTouched, without building that sorted union.
         var only: String?
@@ -94,19 +96,19 @@ struct StatementSpan {
         }
         guard let table = only else { return }
         span.operationName = statement.operation.sqlKeyword + " " + table
-        span.attributes["db.collection.name"] = table
+        span.record([("db.collection.name", .string(table))], through: recorder)
     }
 
     /// Ends the span of an access that returned `rows` rows (a read) or changed them (a write).
     func end(returnedRows rows: Int? = nil, affectedRows: Int? = nil) {
-        if let rows { span.attributes["db.response.returned_rows"] = rows }
-        if let affectedRows { span.attributes["dbai.rows.affected"] = affectedRows }
+        if let rows { span.record([("db.response.returned_rows", .int64(Int64(rows)))], through: recorder) }
+        if let affectedRows { span.record([("dbai.rows.affected", .int64(Int64(affectedRows)))], through: recorder) }
         span.end()
     }
 
     /// Ends the span of an access that failed.
     func end(_ error: SwiftDBAIError) {
-        span.attributes["error.type"] = error.code.rawValue
+        span.record([("error.type", .string(error.code.rawValue))], through: recorder)
         span.setStatus(SpanStatus(code: .error, message: error.code.rawValue))
         span.end()
     }

@@ -1,4 +1,5 @@
 import MCP
+import SwiftDBAI
 import SwiftDBAIMCPKernel
 import Tracing
 
@@ -72,23 +73,22 @@ struct OperationTracing: RequestObserver {
         let span: any Span = tracer.startSpan(name, context: parent, ofKind: .server)
         if span.isRecording {
             if let link { span.addLink(SpanLink(context: link, attributes: [:])) }
-            // Built whole and set once (a span's attributes are copied on each change).
-            var attributes = SpanAttributes()
-            attributes.reserveCapacity(8)
-            attributes.set("mcp.method.name", value: .string(method))
-            attributes.set("network.transport", value: .string(transport))
+            var attributes: [(String, SpanAttribute)] = []
+            attributes.reserveCapacity(9)
+            attributes.append(("mcp.method.name", .string(method)))
+            attributes.append(("network.transport", .string(transport)))
             if let tool {
-                attributes.set("gen_ai.tool.name", value: .string(tool))
-                attributes.set("gen_ai.operation.name", value: .string("execute_tool"))
+                attributes.append(("gen_ai.tool.name", .string(tool)))
+                attributes.append(("gen_ai.operation.name", .string("execute_tool")))
             }
-            if let prompt { attributes.set("gen_ai.prompt.name", value: .string(prompt)) }
+            if let prompt { attributes.append(("gen_ai.prompt.name", .string(prompt))) }
             if request.method == "resources/read", let uri = request.params["uri"]?.stringValue {
-                attributes.set("mcp.resource.uri", value: .string(String(uri.prefix(1_024))))
+                attributes.append(("mcp.resource.uri", .string(String(uri.prefix(1_024)))))
             }
-            attributes.set("jsonrpc.request.id", value: .string(request.id.attributeText))
-            if let version = request.protocolVersion { attributes.set("mcp.protocol.version", value: .string(version)) }
-            if let sessionID { attributes.set("mcp.session.id", value: .string(sessionID)) }
-            span.attributes = attributes
+            attributes.append(("jsonrpc.request.id", .string(request.id.attributeText)))
+            if let version = request.protocolVersion { attributes.append(("mcp.protocol.version", .string(version))) }
+            if let sessionID { attributes.append(("mcp.session.id", .string(sessionID))) }
+            span.record(attributes, through: span as? any SpanAttributeListRecording)
         }
         return TracedRequest(span: span)
     }
