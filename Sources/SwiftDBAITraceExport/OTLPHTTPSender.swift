@@ -95,8 +95,13 @@ final class OTLPHTTPSender: SpanBatchSender {
     /// A failure that trying again may not meet: no connection, a timeout, a connection closed.
     /// Not a request the client refuses to make (a malformed header or URL).
     private static func isTransient(_ error: any Error) -> Bool {
+        // A certificate or host name that TLS refuses is refused again.
+        if error is NIOSSLError || error is NIOSSLExtraError || error is BoringSSLError { return false }
         guard let error = error as? HTTPClientError else { return true }
-        return [.connectTimeout, .readTimeout, .writeTimeout, .remoteConnectionClosed, .deadlineExceeded, .cancelled].contains(error)
+        return [
+            .connectTimeout, .readTimeout, .writeTimeout, .remoteConnectionClosed, .deadlineExceeded, .cancelled,
+            .tlsHandshakeTimeout, .getConnectionFromPoolTimeout, .uncleanShutdown,
+        ].contains(error)
     }
 
     func shutdown() async {

@@ -35,9 +35,11 @@ public final class OTLPSpan: Span, @unchecked Sendable {
         var status: SpanStatus?
         var ended = false
 
+        /// Moves the list into `attributes`, in order: the list is always the newer (every change to
+        /// `attributes` merges or clears it first), so the last value of a key wins.
         mutating func mergeList() {
             guard !attributeList.isEmpty else { return }
-            for (key, value) in attributeList where attributes.get(key) == nil { attributes.set(key, value: value) }
+            for (key, value) in attributeList { attributes.set(key, value: value) }
             attributeList = []
         }
     }
@@ -82,8 +84,8 @@ public final class OTLPSpan: Span, @unchecked Sendable {
     }
 
     /// The span's attributes. `span.attributes[key] = value` changes them in place, under the
-    /// span's lock: the closure of `updateAttributes` must not use the span itself, and the
-    /// attributes must not be passed `inout` across an `await`.
+    /// span's lock, so the attributes must not be passed `inout` across an `await`.
+    /// (`updateAttributes` reads them, then sets them whole.)
     public var attributes: SpanAttributes {
         get {
             withLock { state in
@@ -158,6 +160,9 @@ public final class OTLPSpan: Span, @unchecked Sendable {
         let finished: FinishedSpan? = withLock { state in
             guard !state.ended else { return nil }
             state.ended = true
+            // Both kinds used (or a key recorded twice): one value a key. The common case, only a
+            // list, stays as it is.
+            if !state.attributes.isEmpty { state.mergeList() }
             defer { (state.attributes, state.attributeList, state.events, state.links) = (SpanAttributes(), [], [], []) }
             return FinishedSpan(
                 identity: identity, parentIsRemote: parentIsRemote, name: state.name, kind: kind, start: start,

@@ -66,17 +66,7 @@ public struct TraceExportSettings: Sendable {
         } else {
             endpoint = "http://localhost:4318/v1/traces"
         }
-        if let (key, found) = signal("HEADERS") {
-            // The value is never repeated: headers hold credentials.
-            guard let pairs = Self.pairs(found), pairs.allSatisfy({ Self.isToken($0.0) && Self.isFieldValue($0.1) }) else {
-                throw TraceExportSettingsError(
-                    key, "…", "give comma-separated key=value pairs (names of letters, digits and !#$%&'*+-.^_`|~; values "
-                        + "percent-encoded, without control characters)")
-            }
-            headers = pairs
-        } else {
-            headers = []
-        }
+        headers = try Self.headers(of: "TRACES", environment: environment) ?? []
         let timeoutSetting = signal("TIMEOUT")
         timeout = try milliseconds(timeoutSetting?.key ?? "", timeoutSetting?.value) ?? .seconds(10)
         let files = (signal("CERTIFICATE"), signal("CLIENT_CERTIFICATE"), signal("CLIENT_KEY"))
@@ -135,6 +125,25 @@ public struct TraceExportSettings: Sendable {
         return resource
     }
 
+    /// The OTLP headers of `signal` (`TRACES`, `METRICS`, `LOGS`): its own variable, else
+    /// `OTEL_EXPORTER_OTLP_HEADERS`; nil when neither is set.
+    ///
+    /// - Throws: ``TraceExportSettingsError`` (without the value) for a list that is not
+    ///   `key=value` pairs of a token and a value without control characters.
+    public static func headers(of signal: String, environment: [String: String]) throws(TraceExportSettingsError) -> [(String, String)]? {
+        for key in ["OTEL_EXPORTER_OTLP_\(signal)_HEADERS", "OTEL_EXPORTER_OTLP_HEADERS"] {
+            guard let found = environment[key]?.trimmingCharacters(in: .whitespaces), !found.isEmpty else { continue }
+            // The value is never repeated: headers hold credentials.
+            guard let pairs = pairs(found), pairs.allSatisfy({ isToken($0.0) && isFieldValue($0.1) }) else {
+                throw TraceExportSettingsError(
+                    key, "…", "give comma-separated key=value pairs (names of letters, digits and !#$%&'*+-.^_`|~; values "
+                        + "percent-encoded, without control characters)")
+            }
+            return pairs
+        }
+        return nil
+    }
+
     /// An HTTP field name: one or more of RFC 9110's token characters.
     static func isToken(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.allSatisfy { byte in
@@ -157,7 +166,8 @@ public struct TraceExportSettings: Sendable {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", components.host?.isEmpty == false
         else {
-            throw TraceExportSettingsError(key, text, "give an http:// or https:// URL of the collector's OTLP/HTTP receiver (port 4318)")
+            // Not repeated: a URL may hold credentials.
+            throw TraceExportSettingsError(key, "…", "give an http:// or https:// URL of the collector's OTLP/HTTP receiver (port 4318)")
         }
         guard let appending else { return components.path.isEmpty ? text + "/" : text }
         return text.hasSuffix("/") ? text + appending : text + "/" + appending

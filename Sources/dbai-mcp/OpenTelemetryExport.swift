@@ -139,15 +139,24 @@ struct OpenTelemetryExport {
         // one fails, would have to be shut down first.
         let resource = try TraceExportSettings.resource(environment: environment, defaultServiceName: "dbai-mcp")
         let traceSettings = traces ? try TraceExportSettings(environment: environment, defaultServiceName: "dbai-mcp") : nil
-        let configuration = configuration(durationBuckets: durationBuckets, resource: resource)
+        var configuration = configuration(durationBuckets: durationBuckets, resource: resource)
+        // Headers are read, checked and percent-decoded here, as for spans, and hidden from swift-otel,
+        // which would log their values (credentials) when it cannot parse them or at level info.
+        if let headers = try TraceExportSettings.headers(of: "METRICS", environment: environment) {
+            configuration.metrics.otlpExporter.headers = headers
+        }
+        if let headers = try TraceExportSettings.headers(of: "LOGS", environment: environment) {
+            configuration.logs.otlpExporter.headers = headers
+        }
+        let hidden = Dictionary(uniqueKeysWithValues: ["", "TRACES_", "METRICS_", "LOGS_"].map { ("OTEL_EXPORTER_OTLP_\($0)HEADERS", String?.none) })
         var backends = Backends(services: [])
         if metrics {
-            let (factory, service) = try OTel.makeMetricsBackend(configuration: configuration)
+            let (factory, service) = try Self.withEnvironment(hidden) { try OTel.makeMetricsBackend(configuration: configuration) }
             backends.metricsFactory = factory
             backends.services.append(service)
         }
         if logs {
-            let (handler, service) = try OTel.makeLoggingBackend(configuration: configuration)
+            let (handler, service) = try Self.withEnvironment(hidden) { try OTel.makeLoggingBackend(configuration: configuration) }
             backends.logHandler = handler
             backends.services.append(service)
             if traces {
@@ -158,7 +167,8 @@ struct OpenTelemetryExport {
                 var bridge = configuration
                 bridge.traces.enabled = true
                 bridge.traces.exporter = .none
-                let (otelTracer, bridgeService) = try Self.withEnvironment(["OTEL_PROPAGATORS": "tracecontext", "OTEL_TRACES_EXPORTER": "none"]) {
+                let bridgeVariables = hidden.merging(["OTEL_PROPAGATORS": "tracecontext", "OTEL_TRACES_EXPORTER": "none"]) { $1 }
+                let (otelTracer, bridgeService) = try Self.withEnvironment(bridgeVariables) {
                     try OTel.makeTracingBackend(configuration: bridge)
                 }
                 backends.services.append(bridgeService)
@@ -178,11 +188,13 @@ struct OpenTelemetryExport {
         return backends
     }
 
-    /// Runs `body` with `variables` set in the process's environment, then puts back what was there
-    /// (at start-up, before anything else runs).
-    private static func withEnvironment<Result>(_ variables: [String: String], _ body: () throws -> Result) rethrows -> Result {
+    /// Runs `body` with `variables` set (or, nil, unset) in the process's environment, then puts
+    /// back what was there (at start-up, before the server or any exporter runs).
+    private static func withEnvironment<Result>(_ variables: [String: String?], _ body: () throws -> Result) rethrows -> Result {
         let saved = variables.keys.map { ($0, getenv($0).map { String(cString: $0) }) }
-        for (key, value) in variables { setenv(key, value, 1) }
+        for (key, value) in variables {
+            if let value { setenv(key, value, 1) } else { unsetenv(key) }
+        }
         defer {
             for (key, value) in saved {
                 if let value { setenv(key, value, 1) } else { unsetenv(key) }

@@ -87,7 +87,7 @@ struct OTLPTracerTests {
         #expect(try ProtobufReader.all(3, in: try ProtobufReader.message(15, in: encoded)) == [.varint(1)])
     }
 
-    @Test("attributes recorded as a list are exported once each, with those set through `attributes`; reading or changing them merges the list in")
+    @Test("attributes recorded as a list are exported once each, with those set through `attributes`, the last value of a key winning; reading or changing them merges the list in")
     func attributeList() async throws {
         let (tracer, sender) = Self.tracer()
         let listed = tracer.startSpan("listed", context: .topLevel, ofKind: .client)
@@ -96,6 +96,10 @@ struct OTLPTracerTests {
         #expect(listed.attributes.get("db.system.name") == .string("sqlite") && listed.attributes.count == 3)
         listed.record([("late", .bool(true))])
         listed.end()
+        let newer = tracer.startSpan("newer", context: .topLevel, ofKind: .client)
+        newer.attributes["k"] = "old"
+        newer.record([("k", .string("new")), ("once", .int64(1)), ("once", .int64(2))])
+        newer.end()
         let replaced = tracer.startSpan("replaced", context: .topLevel, ofKind: .client)
         replaced.record([("gone", .string("x"))])
         replaced.attributes = ["kept": "y"]
@@ -104,7 +108,11 @@ struct OTLPTracerTests {
         let scopeSpans = try ProtobufReader.message(2, in: try ProtobufReader.message(1, in: sender.bodies[0]))
         let spans = try ProtobufReader.messages(2, in: scopeSpans)
         let keys = try spans.map { span in try ProtobufReader.messages(9, in: span).map { try ProtobufReader.string(1, in: $0) ?? "" }.sorted() }
-        #expect(keys == [["db.response.returned_rows", "db.system.name", "error.type", "late"], ["kept"]])
+        #expect(keys == [["db.response.returned_rows", "db.system.name", "error.type", "late"], ["k", "once"], ["kept"]])
+        let newerValues = try ProtobufReader.messages(9, in: spans[1]).map { pair in
+            try ProtobufReader.fields(try ProtobufReader.message(2, in: pair))[0].value
+        }
+        #expect(newerValues.contains(.bytes(Array("new".utf8))) && newerValues.contains(.varint(2)), "the last value of a key wins")
     }
 
     @Test("a span not sampled records nothing but still carries the trace")

@@ -54,7 +54,7 @@ class Receiver:
             def do_POST(self) -> None:  # noqa: N802 (http.server API)
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 with receiver.lock:
-                    receiver.headers.append({key.lower(): value for key, value in self.headers.items()})
+                    receiver.headers.append({"_path": self.path, **{key.lower(): value for key, value in self.headers.items()}})
                     if receiver.refused < unavailable_first:
                         receiver.refused += 1
                         self.send_response(503)
