@@ -27,13 +27,6 @@ struct OTLPTraceEncoding: Sendable {
         return writer.bytes
     }
 
-    /// The request of `spans`.
-    func request(_ spans: some Sequence<FinishedSpan>) -> [UInt8] {
-        var encoded: [UInt8] = []
-        for span in spans { Self.encode(span, into: &encoded) }
-        return request(encodedSpans: encoded[...])
-    }
-
     /// Appends `span` to `bytes` as a `ScopeSpans.spans` field: its tag, its length, the message.
     static func encode(_ span: FinishedSpan, into bytes: inout [UInt8]) {
         var writer = ProtobufWriter(capacity: 1_024)

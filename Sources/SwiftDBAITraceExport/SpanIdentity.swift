@@ -85,18 +85,6 @@ public struct SpanIdentity: Sendable, Hashable {
             traceID: (high, low), spanID: span, isSampled: flags & 1 == 1, traceState: tracestate ?? "", isRemote: true)
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.traceHigh == rhs.traceHigh && lhs.traceLow == rhs.traceLow && lhs.spanID == rhs.spanID
-            && lhs.parentSpanID == rhs.parentSpanID && lhs.isSampled == rhs.isSampled && lhs.traceState == rhs.traceState
-            && lhs.isRemote == rhs.isRemote
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(traceHigh)
-        hasher.combine(traceLow)
-        hasher.combine(spanID)
-    }
-
     /// Writes the 16 lowercase hexadecimal digits of `value` (zero-padded) from `start`.
     private static func writeHex(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
         for index in 0..<16 {

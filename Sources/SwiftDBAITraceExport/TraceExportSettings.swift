@@ -38,10 +38,7 @@ public struct TraceExportSettings: Sendable {
     /// - Throws: ``TraceExportSettingsError`` naming the variable that cannot be used and what to
     ///   give instead.
     public init(environment: [String: String], defaultServiceName: String) throws(TraceExportSettingsError) {
-        func value(_ key: String) -> String? {
-            guard let value = environment[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-            return value
-        }
+        func value(_ key: String) -> String? { Self.setting(key, in: environment) }
         func signal(_ suffix: String) -> (key: String, value: String)? {
             for key in ["OTEL_EXPORTER_OTLP_TRACES_\(suffix)", "OTEL_EXPORTER_OTLP_\(suffix)"] {
                 if let found = value(key) { return (key, found) }
@@ -105,10 +102,7 @@ public struct TraceExportSettings: Sendable {
     public static func resource(
         environment: [String: String], defaultServiceName: String
     ) throws(TraceExportSettingsError) -> [(key: String, value: String)] {
-        func value(_ key: String) -> String? {
-            guard let value = environment[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-            return value
-        }
+        func value(_ key: String) -> String? { Self.setting(key, in: environment) }
         var resource: [(key: String, value: String)] = []
         if let listed = value("OTEL_RESOURCE_ATTRIBUTES") {
             guard let pairs = pairs(listed) else {
@@ -132,7 +126,7 @@ public struct TraceExportSettings: Sendable {
     ///   `key=value` pairs of a token and a value without control characters.
     public static func headers(of signal: String, environment: [String: String]) throws(TraceExportSettingsError) -> [(String, String)]? {
         for key in ["OTEL_EXPORTER_OTLP_\(signal)_HEADERS", "OTEL_EXPORTER_OTLP_HEADERS"] {
-            guard let found = environment[key]?.trimmingCharacters(in: .whitespaces), !found.isEmpty else { continue }
+            guard let found = setting(key, in: environment) else { continue }
             // The value is never repeated: headers hold credentials.
             guard let pairs = pairs(found), pairs.allSatisfy({ isToken($0.0) && isFieldValue($0.1) }) else {
                 throw TraceExportSettingsError(
@@ -142,6 +136,12 @@ public struct TraceExportSettings: Sendable {
             return pairs
         }
         return nil
+    }
+
+    /// A variable's value, trimmed; nil when unset or blank.
+    private static func setting(_ key: String, in environment: [String: String]) -> String? {
+        guard let value = environment[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        return value
     }
 
     /// An HTTP field name: one or more of RFC 9110's token characters.

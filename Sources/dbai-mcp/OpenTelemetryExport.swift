@@ -78,10 +78,8 @@ struct OpenTelemetryExport {
                 + "always_on, parentbased_always_off, parentbased_traceidratio."
         }
         // Zero makes swift-otel's processors spin (a delay) or never empty their queue (a batch).
-        for key in [
-            "OTEL_BSP_SCHEDULE_DELAY", "OTEL_BLRP_SCHEDULE_DELAY", "OTEL_METRIC_EXPORT_INTERVAL", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE",
-            "OTEL_BLRP_MAX_EXPORT_BATCH_SIZE", "OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BLRP_MAX_QUEUE_SIZE",
-        ] {
+        // (The span processor's OTEL_BSP_* are TraceExportSettings'.)
+        for key in ["OTEL_BLRP_SCHEDULE_DELAY", "OTEL_METRIC_EXPORT_INTERVAL", "OTEL_BLRP_MAX_EXPORT_BATCH_SIZE", "OTEL_BLRP_MAX_QUEUE_SIZE"] {
             if let found = value(key), let number = Int(found), number <= 0 {
                 return "\(key)=\(found): give a positive number (or leave it unset for the default)."
             }

@@ -95,3 +95,12 @@ struct OTLPTraceEncodingTests {
         #expect(try Self.attributes(try Reader.messages(4, in: link))["why"]?.value == .bytes(Array("http".utf8)))
     }
 }
+
+extension OTLPTraceEncoding {
+    /// The request of `spans`, each encoded as the export queue does.
+    func request(_ spans: some Sequence<FinishedSpan>) -> [UInt8] {
+        var encoded: [UInt8] = []
+        for span in spans { Self.encode(span, into: &encoded) }
+        return request(encodedSpans: encoded[...])
+    }
+}
